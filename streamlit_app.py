@@ -1,0 +1,19 @@
+"""Tokenizer Workbench: entry point. Page config, the shared sidebar, and navigation."""
+
+import streamlit as st
+
+from ui.widgets import custom_tokenizer_sidebar
+
+
+def main() -> None:
+    st.set_page_config(page_title="Tokenizer Workbench", page_icon=":material/token:", layout="wide")
+    pages = [
+        st.Page("pages/counter.py", title="Token counter", icon=":material/calculate:", url_path="counter", default=True),
+    ]
+    nav = st.navigation(pages)
+    st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")
+    custom_tokenizer_sidebar()
+    nav.run()
+
+
+main()

@@ -1,0 +1,49 @@
+"""Shared fixtures: built-in tokenizers loaded once per test session, AppTest helpers."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from tokenizer_core import BUILTINS, Tokenizer, load_builtin
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRY = str(ROOT / "streamlit_app.py")
+
+settings.register_profile(
+    "default", deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("default")
+
+ALL_IDS = list(BUILTINS)
+
+
+@functools.cache
+def builtin(tokenizer_id: str) -> Tokenizer:
+    """A built-in tokenizer, loaded once for the whole test session."""
+    return load_builtin(tokenizer_id)
+
+
+@pytest.fixture(params=[pytest.param(i, id=i) for i in ALL_IDS])
+def any_builtin(request) -> Tokenizer:
+    """Parametrised over every built-in tokenizer, with readable test ids."""
+    return builtin(request.param)
+
+
+@pytest.fixture
+def app():
+    """A fresh AppTest of the whole app (entry file), run once; cached results cleared.
+
+    Tokenizers stay cached between tests (st.cache_resource): they are immutable and slow to load.
+    """
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    st.cache_data.clear()
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at

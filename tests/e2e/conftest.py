@@ -1,0 +1,175 @@
+"""Real-browser fixtures: one `streamlit run` server and one Chromium per test session.
+
+Chromium is Debian's (/usr/bin/chromium); `playwright install` is never used. Without Chromium
+the browser tests skip with a message on a laptop, and FAIL when the CI variable is set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+
+def _chromium_or_skip() -> str:
+    path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if path:
+        return path
+    msg = (
+        f"Chromium not found at {CHROMIUM}. Install Debian's package: "
+        "`sudo apt-get install chromium` (never `playwright install`)."
+    )
+    if os.environ.get("CI"):
+        pytest.fail("CI is set and the browser tests cannot run: " + msg, pytrace=False)
+    pytest.skip(msg)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free localhost port, for the whole session."""
+    _chromium_or_skip()
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-e2e-", suffix=".log", delete=False)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+         "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
+         "--browser.gatherUsageStats=false", "--server.fileWatcherType=none",
+         "--client.showErrorDetails=full"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not _healthy(url):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.seek(0)
+            pytest.fail(f"streamlit did not start:\n{log.read()[-3000:]}")
+        time.sleep(0.1)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser(server_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=_chromium_or_skip(), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class AppPage:
+    """A Playwright page on the app that knows when a script run has finished.
+
+    It counts `script_finished` messages on the app's websocket, which is exact even for runs
+    too short for the DOM's running indicator to ever show.
+    """
+
+    def __init__(self, page, base_url: str) -> None:
+        from google.protobuf.message import DecodeError
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self.page = page
+        self.base_url = base_url
+        self.finished = 0
+        self.dialogs: list[str] = []
+        self._ForwardMsg, self._DecodeError = ForwardMsg, DecodeError
+        page.on("websocket", self._attach)
+        page.on("dialog", self._on_dialog)
+
+    def _on_dialog(self, dialog) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def _attach(self, ws) -> None:
+        if ws.url.endswith("/_stcore/stream"):
+            ws.on("framereceived", self._on_frame)
+
+    def _on_frame(self, payload) -> None:
+        if not isinstance(payload, (bytes, bytearray)):
+            return
+        try:
+            msg = self._ForwardMsg.FromString(bytes(payload))
+        except self._DecodeError:
+            return
+        if msg.WhichOneof("type") == "script_finished":
+            if msg.script_finished != self._ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                self.finished += 1
+
+    def run(self, action: Callable[[], object], timeout_s: float = 60.0) -> None:
+        """Do `action` and wait until the rerun it causes has finished and is drawn."""
+        before = self.finished
+        start = time.monotonic()
+        action()
+        while self.finished <= before:
+            if time.monotonic() - start > timeout_s:
+                raise TimeoutError("the app did not finish a run")
+            self.page.wait_for_timeout(20)
+        self.settle(timeout_s)
+
+    def settle(self, timeout_s: float = 60.0) -> None:
+        from playwright.sync_api import expect
+
+        ms = int(timeout_s * 1000)
+        self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(
+            state="attached", timeout=ms
+        )
+        expect(self.page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=ms)
+
+    def goto(self, path: str = "", query: str = "") -> None:
+        url = f"{self.base_url}/{path.strip('/')}" + (f"?{query}" if query else "")
+        self.run(lambda: self.page.goto(url))
+
+    @property
+    def main(self):
+        """The main area (the sidebar has widgets of its own, e.g. another file uploader)."""
+        return self.page.get_by_test_id("stMain")
+
+    def exceptions(self) -> list[str]:
+        return self.page.get_by_test_id("stException").all_inner_texts()
+
+
+@pytest.fixture
+def app_page(browser, server_url) -> Iterator[AppPage]:
+    """A new browser context and page for one test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield AppPage(page, server_url)
+    context.close()

@@ -1,0 +1,101 @@
+"""The token counter in a real Chromium: typing, escaping, upload, share link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import builtin
+
+pytestmark = pytest.mark.e2e
+
+
+def _type_text(app, text: str) -> None:
+    area = app.main.get_by_test_id("stTextArea").locator("textarea").first
+    area.fill(text)
+    app.run(lambda: area.press("Control+Enter"))
+
+
+def _metric(app, label: str) -> str:
+    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
+    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def test_typing_updates_the_counts(app_page):
+    app_page.goto()
+    assert not app_page.exceptions()
+    text = "hello world, counting tokens in a real browser"
+    _type_text(app_page, text)
+    for tid in ("o200k_base", "cl100k_base"):
+        expected = builtin(tid).count(text)
+        assert _metric(app_page, tid) == f"{expected:,}"
+    _type_text(app_page, text + " and then some more words to count")
+    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(text + ' and then some more words to count'):,}"
+    assert not app_page.exceptions()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        '<img src=x onerror=alert(1)>',
+        "<script>alert('xss')</script>",
+        '"><svg onload=alert(2)>',
+    ],
+)
+def test_html_in_the_input_is_shown_as_text_and_never_runs(app_page, payload):
+    app_page.goto()
+    _type_text(app_page, f"before {payload} after")
+    views = app_page.page.locator(".tw-tokens")
+    expect(views.first).to_be_visible()
+    # the payload is visible as text in the coloured view ...
+    joined = views.first.inner_text().replace("\n", "")
+    assert payload.replace(" ", "") in joined.replace(" ", "")
+    # ... and nothing was injected or executed
+    assert app_page.page.locator(".tw-tokens img, .tw-tokens script, .tw-tokens svg").count() == 0
+    app_page.page.wait_for_timeout(300)
+    assert app_page.dialogs == []
+
+
+def test_file_upload_counts_the_file_and_rejects_binary(app_page, tmp_path):
+    app_page.goto()
+    good = tmp_path / "notes.md"
+    good.write_text("# Notes\n\nUploaded text with emoji 🚀 and नमस्ते.\n", encoding="utf-8")
+    uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
+    app_page.run(lambda: uploader.set_input_files(str(good)))
+    area = app_page.main.get_by_test_id("stTextArea").locator("textarea").first
+    expect(area).to_have_value(good.read_text(encoding="utf-8"))
+    expected = builtin("o200k_base").count(good.read_text(encoding="utf-8"))
+    assert _metric(app_page, "o200k_base") == f"{expected:,}"
+
+    bad = tmp_path / "photo.txt"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    app_page.run(lambda: uploader.set_input_files(str(bad)))
+    expect(app_page.page.get_by_text(re.compile("looks like a binary file"))).to_be_visible()
+    expect(area).to_have_value(good.read_text(encoding="utf-8"))  # nothing lost
+    assert not app_page.exceptions()
+
+
+def test_share_link_round_trip(app_page, browser):
+    app_page.goto()
+    text = "Shared text 🚀 <b>bold?</b>\nsecond line"
+    _type_text(app_page, text)
+    app_page.run(lambda: app_page.main.get_by_text("Token IDs", exact=True).click())
+    url = app_page.page.url
+    assert "z=" in url and "view=ids" in url
+
+    other = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        from tests.e2e.conftest import AppPage
+
+        fresh = AppPage(other.new_page(), app_page.base_url)
+        fresh.run(lambda: fresh.page.goto(url))
+        area = fresh.main.get_by_test_id("stTextArea").locator("textarea").first
+        expect(area).to_have_value(text)
+        ids_view = fresh.page.locator(".tw-tokens").first.inner_text()
+        first_id = builtin("o200k_base").encode(text)[0]
+        assert str(first_id) in ids_view
+        assert fresh.exceptions() == []
+    finally:
+        other.close()

@@ -1,0 +1,51 @@
+"""Tokenizer Workbench core: real tokenizers, counting, BPE, identifiers, languages, chunking.
+
+Importable from a notebook; never imports Streamlit. Pages import from here only.
+
+    >>> from tokenizer_core import load_builtin
+    >>> load_builtin("cl100k_base").encode("hello world")
+    [15339, 1917]
+"""
+
+from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
+from .encoders import (
+    HFTokenizer,
+    TiktokenTokenizer,
+    Tokenizer,
+    TokenizerInfo,
+    clean_text,
+    split_for_batch,
+    view_windows,
+)
+from .patterns import PATTERNS, Pattern
+from .registry import (
+    BUILTINS,
+    DEFAULT_IDS,
+    TokenizerUnavailable,
+    builtin_infos,
+    load_builtin,
+    tokenizer_from_encoding,
+    tokenizer_from_hf_json,
+    tokenizer_from_tiktoken_bytes,
+)
+from .render import escape_markdown, legend_html, segments_html, token_background, token_hue, visible_whitespace
+from .segments import Segment, boundary_offsets, segments_from_pieces, token_count, unshared_boundaries
+from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
+from .textio import TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
+from .vocab import VocabularyError
+
+__all__ = [
+    # tokenizers
+    "BUILTINS", "DEFAULT_IDS", "HFTokenizer", "PATTERNS", "Pattern", "TiktokenTokenizer",
+    "Tokenizer", "TokenizerInfo", "TokenizerUnavailable", "VocabularyError", "builtin_infos",
+    "clean_text", "load_builtin", "split_for_batch", "tokenizer_from_encoding",
+    "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes", "view_windows",
+    # counting, segments, rendering
+    "CONTEXT_WINDOWS", "CountRow", "Segment", "TextStats", "boundary_offsets", "count_row",
+    "count_table", "escape_markdown", "legend_html", "rows_to_csv", "segments_from_pieces", "segments_html",
+    "text_stats", "token_background", "token_count", "token_hue", "unshared_boundaries",
+    "visible_whitespace",
+    # input and sharing
+    "TEXT_EXTENSIONS", "InputError", "ShareState", "decode_text", "load_sample", "pack_text",
+    "read_share_params", "sample_names", "share_params", "unpack_text",
+]  # fmt: skip

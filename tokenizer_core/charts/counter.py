@@ -1,0 +1,35 @@
+"""Charts of the token counter page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+from ..counting import CountRow
+
+
+def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
+    """Horizontal bars: tokens per tokenizer, labelled with the count, fewest on top."""
+    df = pd.DataFrame(
+        {
+            "tokenizer": [r.tokenizer for r in rows],
+            "tokens": [r.tokens for r in rows],
+            "chars_per_token": [r.chars_per_token or 0.0 for r in rows],
+        }
+    )
+    base = alt.Chart(df).encode(
+        y=alt.Y("tokenizer:N", sort=alt.EncodingSortField("tokens", order="ascending"), title=None),
+        x=alt.X("tokens:Q", title="tokens"),
+    )
+    bars = base.mark_bar(cornerRadiusEnd=3).encode(
+        color=alt.Color("tokenizer:N", legend=None),
+        tooltip=[
+            alt.Tooltip("tokenizer:N"),
+            alt.Tooltip("tokens:Q", format=","),
+            alt.Tooltip("chars_per_token:Q", title="chars/token", format=".2f"),
+        ],
+    )
+    labels = base.mark_text(align="left", dx=4).encode(text=alt.Text("tokens:Q", format=","))
+    return (bars + labels).properties(height=max(60, 34 * len(df)), title="Tokens per tokenizer")

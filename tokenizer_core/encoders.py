@@ -1,0 +1,323 @@
+"""One interface over every real tokenizer the app uses: tiktoken encodings and HF `tokenizers`.
+
+Pages and the other core modules only talk to :class:`Tokenizer`: encode, count, decode, the
+bytes of a token, and display segments. Special-token text such as ``<|endoftext|>`` counts as
+plain text unless ``allow_special=True`` is passed, so user input never raises.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import regex
+
+from .segments import Segment, remap_segments, segments_from_offsets, segments_from_pieces
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizerInfo:
+    """What a user needs to know about a tokenizer before trusting its numbers."""
+
+    id: str
+    name: str
+    family: str
+    models: tuple[str, ...]
+    vocab_size: int
+    source: str
+    license: str
+    kind: str = "builtin"  # builtin | custom | trained
+    notes: str = ""
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+def clean_text(text: str) -> str:
+    """Replace lone surrogates (which no UTF-8 text contains) with U+FFFD.
+
+    ``clean_text("a\\ud800b") -> "a\\ufffdb"``; any other text is returned unchanged.
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+# A cut right after "\n" and before an ASCII letter never falls inside a pre-token of the
+# GPT-style patterns (see tokenizer_core.patterns), so encoding the pieces separately gives the
+# same ids as encoding the whole text.
+_SAFE_CUT = re.compile(r"(?<=\n)(?=[A-Za-z])")
+
+
+def split_for_batch(text: str, target: int = 100_000) -> list[str]:
+    """Cut `text` into pieces of about `target` characters at newline-before-letter points.
+
+    ``"".join(split_for_batch(t)) == t`` always; a text without such points stays whole.
+    """
+    if len(text) <= target:
+        return [text]
+    pieces: list[str] = []
+    start = 0
+    while len(text) - start > target:
+        m = _SAFE_CUT.search(text, start + target)
+        if m is None:
+            break
+        pieces.append(text[start : m.start()])
+        start = m.start()
+    pieces.append(text[start:])
+    return pieces
+
+
+def view_windows(text: str, size: int = 12_000) -> list[tuple[int, int, bool]]:
+    """Cut `text` into parts of about `size` characters for paging a coloured view.
+
+    Returns ``(start, end, exact)`` triples covering the text in order. Cuts come from
+    split_for_batch where possible (exact: tokens match the whole text); a part still longer
+    than 3 x `size` is cut after whitespace, where the token next to the cut may differ from
+    the whole text's (exact=False). ``view_windows("abc") -> [(0, 3, True)]``.
+    """
+    out: list[tuple[int, int, bool]] = []
+    pos = 0
+    for piece in split_for_batch(text, size):
+        end = pos + len(piece)
+        start = pos
+        while end - start > 3 * size:
+            cut = text.rfind(" ", start + size // 2, start + size) + 1 or start + size
+            out.append((start, cut, False))
+            start = cut
+        out.append((start, end, start == pos))
+        pos = end
+    return out or [(0, 0, True)]
+
+
+class Tokenizer(ABC):
+    """A real tokenizer. Subclasses wrap a concrete library."""
+
+    info: TokenizerInfo
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    @abstractmethod
+    def special_tokens(self) -> Mapping[str, int]:
+        """Special-token text -> id."""
+
+    @property
+    @abstractmethod
+    def n_vocab(self) -> int:
+        """Number of token ids, special tokens included."""
+
+    @abstractmethod
+    def encode(self, text: str, *, allow_special: bool = False) -> list[int]:
+        """Token ids of `text`. Special-token text is plain text unless `allow_special`."""
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        """Number of tokens in `text` (same rule as encode)."""
+        return len(self.encode(text, allow_special=allow_special))
+
+    def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
+        """Token counts of many texts."""
+        return [self.count(t, allow_special=allow_special) for t in texts]
+
+    @abstractmethod
+    def decode(self, ids: Sequence[int]) -> str:
+        """Text of `ids` (invalid UTF-8 shown as U+FFFD)."""
+
+    @abstractmethod
+    def token_bytes(self, token_id: int) -> bytes:
+        """The raw bytes a single token stands for."""
+
+    @abstractmethod
+    def segments(self, text: str, *, allow_special: bool = False) -> list[Segment]:
+        """Display segments covering `text` exactly (see tokenizer_core.segments)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.info.id!r}>"
+
+
+class TiktokenTokenizer(Tokenizer):
+    """A `tiktoken.Encoding`, optionally NFC-normalising its input first (Qwen does)."""
+
+    def __init__(
+        self,
+        info: TokenizerInfo,
+        encoding: "tiktoken.Encoding",  # noqa: F821
+        *,
+        normalize_nfc: bool = False,
+        newline_safe: bool = True,
+    ) -> None:
+        self.info = info
+        self.encoding = encoding
+        self.normalize_nfc = normalize_nfc
+        self.newline_safe = newline_safe
+        self._special_ids = frozenset(encoding._special_tokens.values())
+
+    @property
+    def special_tokens(self) -> Mapping[str, int]:
+        return dict(self.encoding._special_tokens)
+
+    @property
+    def n_vocab(self) -> int:
+        return self.encoding.n_vocab
+
+    def _prepare(self, text: str) -> str:
+        text = clean_text(text)
+        if self.normalize_nfc and not unicodedata.is_normalized("NFC", text):
+            text = unicodedata.normalize("NFC", text)
+        return text
+
+    def _encode_prepared(self, text: str, allow_special: bool) -> list[int]:
+        if allow_special:
+            return self.encoding.encode(text, allowed_special="all")
+        return self.encoding.encode_ordinary(text)
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[int]:
+        return self._encode_prepared(self._prepare(text), allow_special)
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        text = self._prepare(text)
+        pieces = split_for_batch(text) if self.newline_safe else [text]
+        if len(pieces) == 1:
+            return len(self._encode_prepared(text, allow_special))
+        if allow_special:
+            batches = self.encoding.encode_batch(pieces, allowed_special="all")
+        else:
+            batches = self.encoding.encode_ordinary_batch(pieces)
+        return sum(map(len, batches))
+
+    def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
+        prepared = [self._prepare(t) for t in texts]
+        if sum(map(len, prepared)) < 200_000:
+            return [len(self._encode_prepared(t, allow_special)) for t in prepared]
+        if allow_special:
+            batches = self.encoding.encode_batch(prepared, allowed_special="all")
+        else:
+            batches = self.encoding.encode_ordinary_batch(prepared)
+        return [len(b) for b in batches]
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.encoding.decode(list(ids), errors="replace")
+
+    def token_bytes(self, token_id: int) -> bytes:
+        return self.encoding.decode_single_token_bytes(token_id)
+
+    def segments(self, text: str, *, allow_special: bool = False) -> list[Segment]:
+        text = clean_text(text)
+        if self.normalize_nfc and not unicodedata.is_normalized("NFC", text):
+            return self._segments_normalized(text, allow_special)
+        ids = self._encode_prepared(text, allow_special)
+        pieces = self.encoding.decode_tokens_bytes(ids)
+        return segments_from_pieces(ids, pieces, special_ids=self._special_ids)
+
+    def _segments_normalized(self, text: str, allow_special: bool) -> list[Segment]:
+        # Normalise grapheme by grapheme so offsets can be carried back to the input.
+        parts = regex.findall(r"\X", text)
+        normalized = []
+        boundaries = {0: 0}
+        n_pos = o_pos = 0
+        for g in parts:
+            ng = unicodedata.normalize("NFC", g)
+            normalized.append(ng)
+            n_pos += len(ng)
+            o_pos += len(g)
+            boundaries[n_pos] = o_pos
+        norm_text = "".join(normalized)
+        whole = unicodedata.normalize("NFC", text)
+        ids = self._encode_prepared(whole, allow_special)
+        if norm_text != whole:  # normalisation crossed a grapheme boundary: one honest segment
+            return [Segment(0, len(text), tuple(ids), text, text.encode("utf-8"))]
+        pieces = self.encoding.decode_tokens_bytes(ids)
+        segs = segments_from_pieces(ids, pieces, special_ids=self._special_ids)
+        return remap_segments(segs, text, boundaries)
+
+
+_BYTE_TOKEN = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
+
+
+def _gpt2_byte_decoder() -> dict[str, int]:
+    """The printable-character alphabet byte-level BPE vocabularies use for the 256 bytes."""
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    chars = list(keep)
+    n = 0
+    for b in range(256):
+        if b not in keep:
+            keep.append(b)
+            chars.append(256 + n)
+            n += 1
+    return {chr(c): b for b, c in zip(keep, chars)}
+
+
+class HFTokenizer(Tokenizer):
+    """A Hugging Face `tokenizers.Tokenizer` loaded from a `tokenizer.json`."""
+
+    def __init__(self, info: TokenizerInfo, tokenizer: "tokenizers.Tokenizer") -> None:  # noqa: F821
+        self.info = info
+        self.tokenizer = tokenizer
+        added = tokenizer.get_added_tokens_decoder()
+        self._special = {tok.content: tid for tid, tok in added.items() if tok.special}
+        self._special_ids = frozenset(self._special.values())
+        self._byte_level = '"ByteLevel"' in tokenizer.to_str()[:200_000]
+        self._byte_decoder = _gpt2_byte_decoder() if self._byte_level else {}
+        # `encode_special_tokens` is state on the shared object: set it and encode under a lock
+        self._lock = threading.Lock()
+
+    @property
+    def special_tokens(self) -> Mapping[str, int]:
+        return dict(self._special)
+
+    @property
+    def n_vocab(self) -> int:
+        return self.tokenizer.get_vocab_size(with_added_tokens=True)
+
+    def _encode(self, text: str, allow_special: bool):
+        with self._lock:
+            self.tokenizer.encode_special_tokens = not allow_special
+            return self.tokenizer.encode(clean_text(text), add_special_tokens=False)
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[int]:
+        return list(self._encode(text, allow_special).ids)
+
+    def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
+        with self._lock:
+            self.tokenizer.encode_special_tokens = not allow_special
+            encs = self.tokenizer.encode_batch(
+                [clean_text(t) for t in texts], add_special_tokens=False
+            )
+        return [len(e.ids) for e in encs]
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.tokenizer.decode(list(ids), skip_special_tokens=False)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        tok = self.tokenizer.id_to_token(token_id)
+        if tok is None:
+            return b""
+        if token_id in self._special_ids:
+            return tok.encode("utf-8")
+        m = _BYTE_TOKEN.match(tok)
+        if m:
+            return bytes([int(m.group(1), 16)])
+        if self._byte_level and all(c in self._byte_decoder for c in tok):
+            return bytes(self._byte_decoder[c] for c in tok)
+        return tok.replace("\u2581", " ").removeprefix("##").encode("utf-8")
+
+    def segments(self, text: str, *, allow_special: bool = False) -> list[Segment]:
+        text = clean_text(text)
+        enc = self._encode(text, allow_special)
+
+        def attach(gap: str, ids: tuple[int, ...]) -> bool:
+            return gap.isspace() and self.decode(list(ids)).startswith(gap)
+
+        return segments_from_offsets(
+            text, enc.ids, enc.offsets, special_ids=self._special_ids, attach_gap=attach
+        )

@@ -1,0 +1,408 @@
+"""The built-in tokenizers, loaded offline from pinned packages or files in this repo.
+
+Nothing here touches the network. Each vocabulary is checked by sha256 when it loads: against
+the official hash its publisher printed (OpenAI's encodings, Meta's Llama 3 `tokenizer.model`)
+by rebuilding the `.tiktoken` file, or, where none is published (Qwen, Mistral Tekken), against
+the hash of the file in the pinned package. A missing or corrupt vocabulary raises
+:class:`TokenizerUnavailable`, naming the tokenizer and the fix, and never affects the others.
+
+Loading costs 0.1-0.6 s per tokenizer: the app layer caches loaded tokenizers per process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import patterns
+from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo
+from .vocab import (
+    Ranks,
+    VocabularyError,
+    p50k_ranks,
+    parse_tiktoken,
+    read_quicktok_special,
+    read_quicktok_vocab,
+    read_tekken,
+    sha256_bytes,
+    sha256_file,
+    tiktoken_blob,
+    validate_ranks,
+)
+
+DATA_DIR = Path(__file__).parent / "data"
+
+# Official sha256 of each `.tiktoken` file, as its publisher printed it
+# (tiktoken_ext/openai_public.py; llama_models' tokenizer.model checksum).
+OFFICIAL_SHA256 = {
+    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+    "p50k_base": "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069",
+    "r50k_base": "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+    "llama3": "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",
+}
+
+# sha256 of the data files inside the pinned packages (requirements.txt) that have no official
+# hash: a changed file means a different package build, which must not pass silently.
+PINNED_FILE_SHA256 = {
+    "quicktok/data/qwen3.vocab": "6114087889f61af31f72abe80529bbd09826df4d396753a281a14bcc21abc2fa",
+    "mistral_common/data/tekken_240911.json": (
+        "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316"
+    ),
+}
+
+QUICKTOK_PIN = "quicktok-v1==0.4.0"
+MISTRAL_PIN = "mistral-common==1.13.1"
+
+LLAMA3_SPECIALS = [
+    "<|begin_of_text|>",
+    "<|end_of_text|>",
+    "<|reserved_special_token_0|>",
+    "<|reserved_special_token_1|>",
+    "<|finetune_right_pad_id|>",
+    "<|reserved_special_token_2|>",
+    "<|start_header_id|>",
+    "<|end_header_id|>",
+    "<|eom_id|>",
+    "<|eot_id|>",
+    "<|python_tag|>",
+] + [f"<|reserved_special_token_{i}|>" for i in range(3, 248)]
+
+TEKKEN_NAMED_SPECIALS = [
+    "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]",
+    "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]",
+    "[IMG_END]", "[PREFIX]", "[MIDDLE]", "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
+    "[TOOL_CONTENT]",
+]  # fmt: skip
+
+
+class TokenizerUnavailable(RuntimeError):
+    """A tokenizer whose data is missing or corrupt; the message names it and the fix."""
+
+    def __init__(self, tokenizer_id: str, problem: str, fix: str) -> None:
+        self.tokenizer_id = tokenizer_id
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{tokenizer_id} is unavailable: {problem}. To fix it: {fix}")
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinSpec:
+    info: TokenizerInfo
+    loader: Callable[[TokenizerInfo], Tokenizer]
+
+
+def _package_file(package: str, relative: str, pin: str, tokenizer_id: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise TokenizerUnavailable(
+            tokenizer_id, f"the package {package!r} is not installed", f"pip install {pin}"
+        )
+    path = Path(list(spec.submodule_search_locations)[0]) / relative
+    if not path.is_file():
+        raise TokenizerUnavailable(
+            tokenizer_id,
+            f"{path} is missing from the installed package",
+            f"pip install --force-reinstall {pin}",
+        )
+    return path
+
+
+def _check_official(tokenizer_id: str, ranks: Ranks, fix: str) -> None:
+    digest = sha256_bytes(tiktoken_blob(ranks))
+    if digest != OFFICIAL_SHA256[tokenizer_id]:
+        raise TokenizerUnavailable(
+            tokenizer_id,
+            f"its vocabulary hashes to {digest[:12]}..., not the official "
+            f"{OFFICIAL_SHA256[tokenizer_id][:12]}... (corrupt or changed file)",
+            fix,
+        )
+
+
+def _check_pinned(tokenizer_id: str, path: Path, key: str, fix: str) -> None:
+    digest = sha256_file(path)
+    if digest != PINNED_FILE_SHA256[key]:
+        raise TokenizerUnavailable(
+            tokenizer_id,
+            f"{path} hashes to {digest[:12]}..., not the pinned {PINNED_FILE_SHA256[key][:12]}...",
+            fix,
+        )
+
+
+def _encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
+    import tiktoken
+
+    return tiktoken.Encoding(name, pat_str=pat_str, mergeable_ranks=ranks, special_tokens=specials)
+
+
+def _quicktok_ranks(info: TokenizerInfo, stem: str) -> Ranks:
+    path = _package_file("quicktok", f"data/{stem}.vocab", QUICKTOK_PIN, info.id)
+    try:
+        return read_quicktok_vocab(path)
+    except VocabularyError as exc:
+        raise TokenizerUnavailable(
+            info.id, str(exc), f"pip install --force-reinstall {QUICKTOK_PIN}"
+        ) from None
+
+
+def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
+    stem, pat, specials = {
+        "o200k_base": ("o200k", patterns.O200K, {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
+        "cl100k_base": ("cl100k", patterns.CL100K, {
+            "<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}),
+    }[info.id]  # fmt: skip
+    ranks = _quicktok_ranks(info, stem)
+    _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
+    return TiktokenTokenizer(info, _encoding(info.id, pat, ranks, specials))
+
+
+def _r50k_ranks(info: TokenizerInfo) -> Ranks:
+    path = DATA_DIR / "r50k_base.tiktoken"
+    fix = "restore tokenizer_core/data/r50k_base.tiktoken from the repository (git checkout -- tokenizer_core/data)"
+    if not path.is_file():
+        raise TokenizerUnavailable(info.id, f"{path} is missing", fix)
+    data = path.read_bytes()
+    if sha256_bytes(data) != OFFICIAL_SHA256["r50k_base"]:
+        raise TokenizerUnavailable(info.id, f"{path} does not match the official sha256", fix)
+    return parse_tiktoken(data)
+
+
+def _load_r50k(info: TokenizerInfo) -> Tokenizer:
+    ranks = _r50k_ranks(info)
+    return TiktokenTokenizer(info, _encoding(info.id, patterns.R50K, ranks, {"<|endoftext|>": 50256}))
+
+
+def _load_p50k(info: TokenizerInfo) -> Tokenizer:
+    ranks = p50k_ranks(_r50k_ranks(info))
+    _check_official(info.id, ranks, "restore tokenizer_core/data/r50k_base.tiktoken from the repository")
+    return TiktokenTokenizer(info, _encoding(info.id, patterns.R50K, ranks, {"<|endoftext|>": 50256}))
+
+
+def _load_llama3(info: TokenizerInfo) -> Tokenizer:
+    ranks = _quicktok_ranks(info, "llama3")
+    _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
+    specials = {tok: 128000 + i for i, tok in enumerate(LLAMA3_SPECIALS)}
+    return TiktokenTokenizer(info, _encoding(info.id, patterns.LLAMA3, ranks, specials))
+
+
+def _load_qwen(info: TokenizerInfo) -> Tokenizer:
+    fix = f"pip install --force-reinstall {QUICKTOK_PIN}"
+    vocab = _package_file("quicktok", "data/qwen3.vocab", QUICKTOK_PIN, info.id)
+    _check_pinned(info.id, vocab, "quicktok/data/qwen3.vocab", fix)
+    ranks = _quicktok_ranks(info, "qwen3")
+    special_path = _package_file("quicktok", "data/qwen3.special", QUICKTOK_PIN, info.id)
+    specials = read_quicktok_special(special_path)
+    return TiktokenTokenizer(
+        info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True
+    )
+
+
+def _load_tekken(info: TokenizerInfo) -> Tokenizer:
+    fix = f"pip install --force-reinstall {MISTRAL_PIN}"
+    rel = "data/tekken_240911.json"
+    path = _package_file("mistral_common", rel, MISTRAL_PIN, info.id)
+    _check_pinned(info.id, path, f"mistral_common/{rel}", fix)
+    ranks, pat, n_special = read_tekken(path)
+    names = TEKKEN_NAMED_SPECIALS + [f"<SPECIAL_{i}>" for i in range(len(TEKKEN_NAMED_SPECIALS), n_special)]
+    specials = {name: i for i, name in enumerate(names)}
+    return TiktokenTokenizer(info, _encoding(info.id, pat, ranks, specials))
+
+
+_OPENAI_LICENSE = "MIT (OpenAI tiktoken)"
+_QT = "PyPI quicktok-v1 0.4.0"
+
+BUILTINS: dict[str, BuiltinSpec] = {
+    s.info.id: s
+    for s in (
+        BuiltinSpec(
+            TokenizerInfo(
+                "o200k_base", "o200k_base", "OpenAI",
+                ("GPT-4o", "GPT-4o mini", "GPT-4.1", "o1", "o3", "o4-mini", "GPT-5"),
+                200_019,
+                f"{_QT}, quicktok/data/o200k.vocab; rebuilt as .tiktoken and checked against "
+                "OpenAI's official sha256 446a9538...",
+                _OPENAI_LICENSE,
+            ),
+            _load_openai_quicktok,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "cl100k_base", "cl100k_base", "OpenAI",
+                ("GPT-4", "GPT-4 Turbo", "GPT-3.5 Turbo", "text-embedding-3-small/large",
+                 "text-embedding-ada-002"),
+                100_277,
+                f"{_QT}, quicktok/data/cl100k.vocab; checked against OpenAI's official sha256 "
+                "223921b7...",
+                _OPENAI_LICENSE,
+            ),
+            _load_openai_quicktok,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "llama3", "Llama 3", "Meta Llama",
+                ("Llama 3", "Llama 3.1", "Llama 3.2", "Llama 3.3"),
+                128_256,
+                f"{_QT}, quicktok/data/llama3.vocab; checked against the sha256 of Meta's "
+                "tokenizer.model 82e9d319...",
+                "Llama 3 Community License",
+                notes="Special tokens use the Llama 3.1+ names (e.g. 128008 <|eom_id|>).",
+            ),
+            _load_llama3,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "qwen", "Qwen 2.5 / 3", "Qwen",
+                ("Qwen 2", "Qwen 2.5", "Qwen 3"),
+                151_669,
+                f"{_QT}, quicktok/data/qwen3.vocab (+ qwen3.special); no official hash is "
+                "published: the file's sha256 is pinned and ids are checked in the tests",
+                "Apache-2.0",
+                notes="Input is NFC-normalised first, as Qwen's tokenizer does.",
+            ),
+            _load_qwen,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "tekken", "Mistral Tekken", "Mistral",
+                ("Mistral NeMo", "Pixtral", "Ministral", "Mistral Small 3"),
+                131_072,
+                "PyPI mistral-common 1.13.1, mistral_common/data/tekken_240911.json (read "
+                "directly, the package is not imported); file sha256 pinned",
+                "Apache-2.0",
+                notes="tekken_240718 (NeMo) and tekken_240911 have identical ordinary ranks.",
+            ),
+            _load_tekken,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "p50k_base", "p50k_base", "OpenAI",
+                ("Codex (code-davinci-002)", "text-davinci-002", "text-davinci-003"),
+                50_281,
+                "r50k_base plus 24 whitespace tokens, rebuilt here and checked against OpenAI's "
+                "official sha256 94b5ca7d...",
+                _OPENAI_LICENSE,
+            ),
+            _load_p50k,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "r50k_base", "r50k_base (gpt2)", "OpenAI",
+                ("GPT-2", "GPT-3 (davinci, curie, babbage, ada)"),
+                50_257,
+                "tokenizer_core/data/r50k_base.tiktoken, from PyPI openai-whisper 20250625 "
+                "(whisper/assets/gpt2.tiktoken, MIT); official sha256 306cd27f...",
+                "MIT (OpenAI)",
+            ),
+            _load_r50k,
+        ),
+    )
+}  # fmt: skip
+
+DEFAULT_IDS: tuple[str, ...] = ("o200k_base", "cl100k_base", "llama3")
+
+
+def builtin_infos() -> list[TokenizerInfo]:
+    """Info of every built-in tokenizer, in display order (no data is loaded)."""
+    return [s.info for s in BUILTINS.values()]
+
+
+def load_builtin(tokenizer_id: str) -> Tokenizer:
+    """Load a built-in tokenizer by id (slow: cache the result).
+
+    Raises TokenizerUnavailable with the fix when its data is missing or corrupt.
+    """
+    spec = BUILTINS.get(tokenizer_id)
+    if spec is None:
+        known = ", ".join(BUILTINS)
+        raise TokenizerUnavailable(tokenizer_id, "no such built-in tokenizer", f"use one of {known}")
+    try:
+        return spec.loader(spec.info)
+    except TokenizerUnavailable:
+        raise
+    except (OSError, VocabularyError, ValueError, KeyError) as exc:
+        raise TokenizerUnavailable(
+            tokenizer_id, f"its data could not be read ({exc})", "pip install -r requirements.txt"
+        ) from exc
+
+
+# --------------------------------------------------------------------- user tokenizers
+
+MAX_UPLOAD_BYTES = 60_000_000
+
+
+def _custom_id(data: bytes) -> str:
+    return "custom-" + sha256_bytes(data)[:12]
+
+
+def tokenizer_from_tiktoken_bytes(
+    data: bytes,
+    *,
+    name: str,
+    pattern_id: str,
+    special_tokens: dict[str, int] | None = None,
+) -> Tokenizer:
+    """A user's `.tiktoken` file with one of the known pre-tokenization patterns.
+
+    Raises VocabularyError with a readable message for anything tiktoken would reject or
+    panic on (missing single bytes, duplicate ranks, bad lines, unknown pattern).
+    """
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise VocabularyError(f"the file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}")
+    if pattern_id not in patterns.PATTERNS:
+        raise VocabularyError(f"unknown pattern {pattern_id!r}; choose one of {list(patterns.PATTERNS)}")
+    ranks = parse_tiktoken(data)
+    validate_ranks(ranks)
+    specials = dict(special_tokens or {})
+    top = max(ranks.values())
+    clash = [s for s, i in specials.items() if i <= top]
+    if clash:
+        raise VocabularyError(f"special token ids must be above the last rank {top}: {clash[:3]}")
+    name = name.strip() or "my tokenizer"
+    info = TokenizerInfo(
+        _custom_id(data), name, "Custom (.tiktoken)", (), len(ranks) + len(specials),
+        f"uploaded .tiktoken, sha256 {sha256_bytes(data)[:12]}..., pattern "
+        f"{patterns.PATTERNS[pattern_id].label}",
+        "as uploaded", kind="custom",
+    )  # fmt: skip
+    try:
+        enc = _encoding(info.id, patterns.PATTERNS[pattern_id].regex, ranks, specials)
+    except BaseException as exc:  # tiktoken panics are BaseException  # noqa: BLE001
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        raise VocabularyError(f"tiktoken rejected the vocabulary: {exc}") from None
+    return TiktokenTokenizer(info, enc, newline_safe=True)
+
+
+def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
+    """A user's Hugging Face `tokenizer.json`. Raises VocabularyError for a bad file."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise VocabularyError(f"the file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise VocabularyError("a tokenizer.json must be UTF-8 JSON; this file is not") from None
+    import tokenizers
+
+    try:
+        tk = tokenizers.Tokenizer.from_str(text)
+        tk.encode("hello world", add_special_tokens=False)
+    except Exception as exc:  # the Rust side raises plain Exception subclasses
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise VocabularyError(f"not a usable Hugging Face tokenizer.json ({first[:200]})") from None
+    model = type(tk.model).__name__
+    name = name.strip() or "my tokenizer"
+    info = TokenizerInfo(
+        _custom_id(data), name, f"Custom (tokenizer.json, {model})", (),
+        tk.get_vocab_size(with_added_tokens=True),
+        f"uploaded tokenizer.json, sha256 {sha256_bytes(data)[:12]}...", "as uploaded",
+        kind="custom",
+    )  # fmt: skip
+    return HFTokenizer(info, tk)
+
+
+def tokenizer_from_encoding(encoding, info: TokenizerInfo) -> Tokenizer:
+    """Wrap a ready `tiktoken.Encoding` (e.g. one trained in the BPE playground)."""
+    return TiktokenTokenizer(info, encoding, newline_safe=False)

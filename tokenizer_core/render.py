@@ -1,0 +1,112 @@
+"""Pure HTML builders for coloured token views. Every piece of user text is escaped here.
+
+The HTML is self-contained (inline styles, no scripts) so it can be shown with `st.html`, saved
+to a file or displayed in a notebook. Colours come from the token id, so the same token always
+has the same colour on every page and in every tokenizer column.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+
+from .segments import Segment
+
+WHITESPACE_SYMBOLS = {" ": "\u22c5", "\t": "\u2192", "\n": "\u21b5\n", "\r": "\u240d"}
+
+_CONTAINER = (
+    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.92rem;"
+    "line-height:1.9;white-space:pre-wrap;word-break:break-word;color:#1f2328;"
+    "background:#ffffff;border:1px solid #d0d7de;border-radius:6px;padding:0.6rem 0.7rem;"
+    "max-height:32rem;overflow-y:auto"
+)
+_SPAN = "border-radius:3px;padding:1px 0;margin:0 1px 0 0;"
+_MARK = "box-shadow:inset 2px 0 0 #d1242f;"
+_SPECIAL = "outline:1px dashed #6e7781;font-weight:600;"
+_DROPPED = "color:#8c959f;background:transparent;"
+
+
+def token_hue(token_id: int) -> int:
+    """Hue in degrees for a token id; golden-angle steps keep neighbouring ids apart.
+
+    ``token_hue(0) -> 0``, ``token_hue(1) -> 137``.
+    """
+    return int((token_id * 137.508) % 360)
+
+
+def token_background(ids: Sequence[int]) -> str:
+    """CSS background for a segment: the colour of its first token id (grey if none)."""
+    if not ids:
+        return "transparent"
+    return f"hsl({token_hue(ids[0])} 75% 84%)"
+
+
+def visible_whitespace(text: str) -> str:
+    """Show spaces, tabs and newlines: ``"a b\\n" -> "a⋅b↵\\n"`` (newlines still break)."""
+    return "".join(WHITESPACE_SYMBOLS.get(c, c) for c in text)
+
+
+def _tooltip(seg: Segment) -> str:
+    if not seg.ids:
+        return f"not a token ({len(seg.text)} chars dropped by the tokenizer)"
+    ids = ", ".join(str(i) for i in seg.ids)
+    label = "ids" if len(seg.ids) > 1 else "id"
+    raw = seg.data.hex(" ") if len(seg.data) <= 24 else seg.data[:24].hex(" ") + " ..."
+    extra = " (special token)" if seg.special else ""
+    return f"{label} {ids}{extra} | bytes {raw} | chars {seg.start}-{seg.end}"
+
+
+def segments_html(
+    segments: Sequence[Segment],
+    *,
+    mode: str = "text",
+    show_whitespace: bool = False,
+    marked: Iterable[int] = (),
+    empty: str = "Nothing to show: the text is empty.",
+) -> str:
+    """A `<div>` with one coloured `<span>` per segment.
+
+    mode "text" shows the segment text, "ids" shows the token ids in the same colours.
+    A segment whose start offset is in `marked` gets a red bar on its left (used to show
+    boundaries other tokenizers do not share). Hovering shows ids, bytes and offsets.
+    """
+    if mode not in ("text", "ids"):
+        raise ValueError(f"mode must be 'text' or 'ids', not {mode!r}")
+    if not segments:
+        return f'<div style="{_CONTAINER}"><em>{html.escape(empty)}</em></div>'
+    marked = frozenset(marked)
+    esc = html.escape
+    parts = [f'<div class="tw-tokens" style="{_CONTAINER}">']
+    for seg in segments:
+        style = _SPAN + (f"background:{token_background(seg.ids)};" if seg.ids else _DROPPED)
+        if seg.start in marked:
+            style += _MARK
+        if seg.special:
+            style += _SPECIAL
+        if mode == "ids":
+            body = " ".join(str(i) for i in seg.ids) if seg.ids else ""
+            if not body:
+                continue
+            body += " "
+        else:
+            body = visible_whitespace(seg.text) if show_whitespace else seg.text
+        parts.append(f'<span style="{style}" title="{esc(_tooltip(seg))}">{esc(body)}</span>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def legend_html(items: Sequence[tuple[str, str]]) -> str:
+    """A one-line legend: ``[("red bar", "boundary not shared")]`` -> small inline HTML."""
+    cells = "".join(
+        f'<span style="margin-right:1.2rem"><b>{html.escape(k)}</b>: {html.escape(v)}</span>'
+        for k, v in items
+    )
+    return f'<div style="font-size:0.8rem;color:#57606a">{cells}</div>'
+
+
+_MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~$&")
+
+
+def escape_markdown(text: str) -> str:
+    """Make user text literal inside Streamlit markdown: ``"*a*" -> "\\\\*a\\\\*"``."""
+    return "".join("\\" + c if c in _MD_SPECIAL else c for c in text)

@@ -1,0 +1,179 @@
+"""Token segments: exact pieces of the input text, each with the token ids that produced it.
+
+A byte-level tokenizer may cut one character into several tokens (an emoji is four UTF-8 bytes,
+often two or three tokens). Shown one by one, those tokens would be `\\ufffd`. A segment groups
+consecutive tokens until their bytes end on a character boundary, so every segment's text is a
+real substring of the input and joining all segments gives the input back exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """`text == input[start:end]`, produced by the tokens `ids` whose bytes are `data`.
+
+    `ids` is empty for text the tokenizer dropped (e.g. whitespace in WordPiece).
+    """
+
+    start: int
+    end: int
+    ids: tuple[int, ...]
+    text: str
+    data: bytes
+    special: bool = False
+
+
+def segments_from_pieces(
+    ids: Sequence[int],
+    pieces: Sequence[bytes],
+    *,
+    special_ids: frozenset[int] | set[int] = frozenset(),
+    offset: int = 0,
+) -> list[Segment]:
+    """Group tokens into whole-character segments, given each token's bytes.
+
+    ``segments_from_pieces([1, 2], [b"\\xf0\\x9f", b"\\x98\\x80"])`` -> one segment "😀" with
+    ids (1, 2). Character offsets start at `offset`. The bytes must be valid UTF-8 once joined
+    (true for any str that was encoded); a trailing incomplete character is decoded with
+    replacement so a caller never gets an exception.
+    """
+    segments: list[Segment] = []
+    pending_ids: list[int] = []
+    pending: list[bytes] = []
+    pos = offset
+    for tid, piece in zip(ids, pieces):
+        pending_ids.append(tid)
+        pending.append(piece)
+        if len(pending) == 1 and piece.isascii():
+            # fast path: a token made of ASCII bytes is one or more whole characters
+            text = piece.decode("ascii")
+            segments.append(Segment(pos, pos + len(text), (tid,), text, piece, tid in special_ids))
+            pos += len(text)
+            pending_ids, pending = [], []
+            continue
+        data = b"".join(pending)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.reason == "unexpected end of data":
+                continue  # the character goes on in the next token
+            raise
+        special = any(t in special_ids for t in pending_ids)
+        segments.append(Segment(pos, pos + len(text), tuple(pending_ids), text, data, special))
+        pos += len(text)
+        pending_ids, pending = [], []
+    if pending:
+        data = b"".join(pending)
+        text = data.decode("utf-8", errors="replace")
+        segments.append(Segment(pos, pos + len(text), tuple(pending_ids), text, data))
+    return segments
+
+
+def segments_from_offsets(
+    text: str,
+    ids: Sequence[int],
+    offsets: Sequence[tuple[int, int]],
+    *,
+    special_ids: frozenset[int] | set[int] = frozenset(),
+    attach_gap: Callable[[str, tuple[int, ...]], bool] | None = None,
+) -> list[Segment]:
+    """Segments from per-token character offsets (Hugging Face `tokenizers` style).
+
+    Tokens whose spans overlap are grouped; text no token covers becomes a segment with no ids,
+    unless `attach_gap(gap_text, next_ids)` says it belongs to the next token (a leading space
+    the tokenizer's offsets trimmed off). Joining the result always gives `text` back.
+    """
+    order = sorted(range(len(ids)), key=lambda i: (offsets[i][0], offsets[i][1]))
+    groups: list[list] = []  # [start, end, ids]
+    for i in order:
+        start, end = (max(0, min(x, len(text))) for x in offsets[i])
+        start, end = min(start, end), max(start, end)
+        if groups:
+            last = groups[-1]
+            overlaps = start < last[1]
+            zero_width = start == end == last[1] or last[0] == last[1] == start
+            if overlaps or zero_width:
+                last[1] = max(last[1], end)
+                last[2].append(ids[i])
+                continue
+        groups.append([start, end, [ids[i]]])
+    segments: list[Segment] = []
+    pos = 0
+    for start, end, gids in groups:
+        start = max(start, pos)
+        end = max(end, start)
+        if start > pos:
+            gap = text[pos:start]
+            if attach_gap is not None and attach_gap(gap, tuple(gids)):
+                start = pos
+            else:
+                segments.append(Segment(pos, start, (), gap, gap.encode("utf-8", "surrogatepass")))
+        piece = text[start:end]
+        special = any(t in special_ids for t in gids)
+        segments.append(
+            Segment(start, end, tuple(gids), piece, piece.encode("utf-8", "surrogatepass"), special)
+        )
+        pos = end
+    if pos < len(text):
+        tail = text[pos:]
+        segments.append(Segment(pos, len(text), (), tail, tail.encode("utf-8", "surrogatepass")))
+    return segments
+
+
+def remap_segments(segments: Sequence[Segment], original: str, boundaries: dict[int, int]) -> list[Segment]:
+    """Carry segments of a transformed text back onto the original text.
+
+    `boundaries` maps offsets in the transformed text to offsets in `original` at the points
+    where both agree (e.g. grapheme boundaries around a Unicode normalisation). A segment that
+    ends between such points is merged with the next ones until it reaches one.
+    """
+    out: list[Segment] = []
+    ids: list[int] = []
+    data: list[bytes] = []
+    special = False
+    start_t: int | None = None
+    for seg in segments:
+        if start_t is None:
+            start_t = seg.start
+        ids.extend(seg.ids)
+        data.append(seg.data)
+        special = special or seg.special
+        if seg.end in boundaries and start_t in boundaries:
+            s, e = boundaries[start_t], boundaries[seg.end]
+            out.append(Segment(s, e, tuple(ids), original[s:e], b"".join(data), special))
+            ids, data, special, start_t = [], [], False, None
+    if start_t is not None:
+        s = boundaries.get(start_t, out[-1].end if out else 0)
+        out.append(Segment(s, len(original), tuple(ids), original[s:], b"".join(data), special))
+    return out
+
+
+def boundary_offsets(segments: Iterable[Segment]) -> frozenset[int]:
+    """All character offsets where a segment starts or ends: ``[0:2][2:5] -> {0, 2, 5}``."""
+    out: set[int] = set()
+    for seg in segments:
+        out.add(seg.start)
+        out.add(seg.end)
+    return frozenset(out)
+
+
+def unshared_boundaries(*segment_lists: Sequence[Segment]) -> list[frozenset[int]]:
+    """For each list, its boundaries that are not boundaries in every other list.
+
+    With two tokenizers this marks exactly the places where their tokens are cut differently.
+    """
+    sets = [boundary_offsets(s) for s in segment_lists]
+    if len(sets) < 2:
+        return [frozenset() for _ in sets]
+    common = frozenset.intersection(*sets)
+    return [s - common for s in sets]
+
+
+def token_count(segments: Iterable[Segment]) -> int:
+    """Number of tokens across segments (a segment may hold several)."""
+    return sum(len(s.ids) for s in segments)
+

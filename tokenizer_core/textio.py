@@ -1,0 +1,76 @@
+"""Turning uploaded bytes into text, with a clear message for anything that is not text."""
+
+from __future__ import annotations
+
+import codecs
+from importlib import resources
+
+TEXT_EXTENSIONS = (
+    "txt", "md", "markdown", "rst", "py", "js", "jsx", "ts", "tsx", "json", "jsonl", "csv",
+    "tsv", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "c", "h", "cpp", "hpp",
+    "cc", "cs", "java", "kt", "go", "rs", "rb", "php", "swift", "sql", "sh", "bash", "css",
+    "scss", "tex", "log", "srt", "vtt",
+)  # fmt: skip
+
+MAX_TEXT_BYTES = 20_000_000
+
+
+class InputError(ValueError):
+    """Input the app cannot use; the message tells the user what to do instead."""
+
+
+def decode_text(data: bytes, *, filename: str = "the file") -> str:
+    """Decode an uploaded file as text.
+
+    UTF-8 (with or without BOM) and UTF-16 with a BOM are accepted. Binary data and other
+    encodings raise InputError naming the problem: ``decode_text(b"\\xff\\xd8\\xff...")`` ->
+    "photo.jpg looks like a binary file ...".
+    """
+    if len(data) > MAX_TEXT_BYTES:
+        raise InputError(
+            f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {MAX_TEXT_BYTES / 1e6:.0f} MB."
+        )
+    if not data:
+        raise InputError(f"{filename} is empty.")
+    for bom, codec in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                       (codecs.BOM_UTF16_BE, "utf-16-be")):  # fmt: skip
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(codec)
+            except UnicodeDecodeError:
+                raise InputError(f"{filename} starts with a {codec} mark but is not valid {codec}.") from None
+    sample = data[:8192]
+    if b"\x00" in sample or _control_ratio(sample) > 0.1:
+        raise InputError(
+            f"{filename} looks like a binary file (images, PDFs, archives...), not text. "
+            "Upload a plain-text file, or paste the text instead."
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{filename} is not UTF-8 text (invalid byte 0x{data[exc.start]:02x} at byte "
+            f"{exc.start:,}). Save it as UTF-8 (most editors: 'Save with encoding') and upload it again."
+        ) from None
+
+
+def _control_ratio(sample: bytes) -> float:
+    if not sample:
+        return 0.0
+    allowed = {9, 10, 12, 13, 27}
+    bad = sum(1 for b in sample if b < 32 and b not in allowed)
+    return bad / len(sample)
+
+
+def sample_names() -> list[str]:
+    """Names of the bundled sample texts (files in tokenizer_core/data/samples)."""
+    folder = resources.files("tokenizer_core") / "data" / "samples"
+    return sorted(p.name.rsplit(".", 1)[0] for p in folder.iterdir() if p.name.endswith(".txt"))
+
+
+def load_sample(name: str) -> str:
+    """Text of a bundled sample: ``load_sample("mixed")``."""
+    path = resources.files("tokenizer_core") / "data" / "samples" / f"{name}.txt"
+    if not path.is_file():
+        raise InputError(f"no sample named {name!r}; choose one of {sample_names()}")
+    return path.read_text(encoding="utf-8")

@@ -1,0 +1,73 @@
+"""App-layer state: tokenizers cached once per process, user tokenizers per browser session.
+
+Built-in tokenizers are loaded at most once per server process (`st.cache_resource`). A
+tokenizer a user uploads or trains lives in their own `st.session_state`, so two users never
+see each other's, and it appears on every page next to the built-in ones.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core import (
+    BUILTINS,
+    Tokenizer,
+    TokenizerInfo,
+    TokenizerUnavailable,
+    builtin_infos,
+    load_builtin,
+)
+
+_SESSION_KEY = "session_tokenizers"
+
+
+@st.cache_resource(show_spinner="Loading tokenizer (once per server)...", max_entries=32)
+def _cached_builtin(tokenizer_id: str) -> Tokenizer:
+    return load_builtin(tokenizer_id)
+
+
+def session_tokenizers() -> dict[str, Tokenizer]:
+    """This browser session's own tokenizers (uploaded or trained), by id."""
+    return st.session_state.setdefault(_SESSION_KEY, {})
+
+
+def register_session_tokenizer(tokenizer: Tokenizer) -> None:
+    """Make `tokenizer` available on every page for this session only."""
+    session_tokenizers()[tokenizer.id] = tokenizer
+
+
+def remove_session_tokenizer(tokenizer_id: str) -> None:
+    session_tokenizers().pop(tokenizer_id, None)
+
+
+def tokenizer_infos() -> list[TokenizerInfo]:
+    """Built-in tokenizers followed by this session's own, in display order."""
+    return builtin_infos() + [t.info for t in session_tokenizers().values()]
+
+
+def tokenizer_label(tokenizer_id: str) -> str:
+    """Display name for an id (falls back to the id itself)."""
+    if tokenizer_id in BUILTINS:
+        return BUILTINS[tokenizer_id].info.name
+    tok = session_tokenizers().get(tokenizer_id)
+    return f"{tok.info.name} (yours)" if tok else tokenizer_id
+
+
+def get_tokenizer(tokenizer_id: str) -> Tokenizer:
+    """The tokenizer with this id; raises TokenizerUnavailable with the fix."""
+    own = session_tokenizers().get(tokenizer_id)
+    if own is not None:
+        return own
+    return _cached_builtin(tokenizer_id)
+
+
+def get_tokenizers(ids: list[str]) -> tuple[list[Tokenizer], list[TokenizerUnavailable]]:
+    """Load several; the ones that fail are returned as errors, the others still work."""
+    loaded: list[Tokenizer] = []
+    errors: list[TokenizerUnavailable] = []
+    for tid in ids:
+        try:
+            loaded.append(get_tokenizer(tid))
+        except TokenizerUnavailable as exc:
+            errors.append(exc)
+    return loaded, errors

@@ -1,0 +1,194 @@
+"""Reusable widget groups. Each takes a `key` prefix and returns its value (house habit 10)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from tokenizer_core import (
+    DEFAULT_IDS,
+    PATTERNS,
+    TEXT_EXTENSIONS,
+    InputError,
+    TokenizerUnavailable,
+    VocabularyError,
+    decode_text,
+    escape_markdown,
+    tokenizer_from_hf_json,
+    tokenizer_from_tiktoken_bytes,
+)
+
+from .state import (
+    register_session_tokenizer,
+    remove_session_tokenizer,
+    session_tokenizers,
+    tokenizer_infos,
+    tokenizer_label,
+)
+
+
+def tokenizer_select(
+    key: str,
+    *,
+    label: str = "Tokenizers",
+    default: Sequence[str] = DEFAULT_IDS,
+    multi: bool = True,
+    help: str | None = None,
+) -> list[str] | str | None:
+    """Pick built-in or session tokenizers. Returns ids (a list, or one id if `multi=False`)."""
+    options = [i.id for i in tokenizer_infos()]
+    help = help or "Built-in tokenizers work offline. Add your own in the sidebar."
+    if key in st.session_state:  # drop ids that no longer exist (e.g. a removed upload)
+        current = st.session_state[key]
+        if multi:
+            st.session_state[key] = [i for i in current if i in options]
+        elif current not in options:
+            del st.session_state[key]
+    if multi:
+        return st.multiselect(
+            label, options, default=[i for i in default if i in options],
+            format_func=tokenizer_label, key=key, help=help,
+        )  # fmt: skip
+    first = next((i for i in default if i in options), options[0])
+    return st.selectbox(
+        label, options, index=options.index(first), format_func=tokenizer_label, key=key, help=help
+    )
+
+
+def show_unavailable(errors: Sequence[TokenizerUnavailable]) -> None:
+    """One clear error box per tokenizer that could not load."""
+    for exc in errors:
+        st.error(f"**{exc.tokenizer_id}** cannot be used: {exc.problem}.  \nFix: `{exc.fix}`", icon=":material/error:")
+
+
+def text_source(
+    key: str,
+    *,
+    samples: dict[str, Callable[[], str]],
+    label: str = "Text",
+    height: int = 220,
+    placeholder: str = "Paste or type text here...",
+    extensions: Sequence[str] = TEXT_EXTENSIONS,
+    default_sample: str | None = None,
+) -> str:
+    """Paste, upload a text file, or load a sample. Returns the current text.
+
+    The text lives in `st.session_state[f"{key}_text"]` and persists across pages. Loading a
+    sample or a file replaces it, and a "Restore" button brings back what was there before, so
+    nothing typed is lost. A binary or non-UTF-8 upload shows a message and changes nothing.
+    """
+    text_key, prev_key, err_key = f"{key}_text", f"{key}_previous", f"{key}_upload_error"
+    if text_key not in st.session_state and default_sample in samples:
+        st.session_state[text_key] = samples[default_sample]()
+
+    def replace_text(new: str) -> None:
+        old = st.session_state.get(text_key, "")
+        if old and old != new:
+            st.session_state[prev_key] = old
+        st.session_state[text_key] = new
+
+    def on_upload() -> None:
+        st.session_state.pop(err_key, None)
+        file = st.session_state.get(f"{key}_upload")
+        if file is None:
+            return
+        try:
+            replace_text(decode_text(file.getvalue(), filename=file.name))
+        except InputError as exc:
+            st.session_state[err_key] = str(exc)
+
+    def on_sample() -> None:
+        name = st.session_state.get(f"{key}_sample")
+        if name in samples:
+            replace_text(samples[name]())
+
+    def on_restore() -> None:
+        if prev_key in st.session_state:
+            st.session_state[text_key], st.session_state[prev_key] = (
+                st.session_state[prev_key], st.session_state.get(text_key, ""),
+            )  # fmt: skip
+
+    c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+    with c1:
+        st.file_uploader(
+            "Upload a text file", type=list(extensions), key=f"{key}_upload", on_change=on_upload,
+            help="UTF-8 or UTF-16 text: " + ", ".join(f".{e}" for e in extensions[:12]) + ", ...",
+        )  # fmt: skip
+    with c2:
+        s1, s2 = st.columns([3, 2], vertical_alignment="bottom")
+        s1.selectbox("Sample", list(samples), key=f"{key}_sample")
+        s2.button("Load sample", key=f"{key}_load_sample", on_click=on_sample, width="stretch")
+    if err_key in st.session_state:
+        st.error(escape_markdown(st.session_state[err_key]) + " Your text below is unchanged.", icon=":material/block:")
+    text = st.text_area(
+        label, key=text_key, height=height, placeholder=placeholder, persist_state="session",
+    ) or ""  # fmt: skip
+    if st.session_state.get(prev_key):
+        st.button(
+            "Restore the text you had before", key=f"{key}_restore", on_click=on_restore,
+            icon=":material/undo:", type="tertiary",
+        )  # fmt: skip
+    return text
+
+
+def _add_custom(kind: str) -> None:
+    """Callback: turn the uploaded file into a session tokenizer, or record the error."""
+    st.session_state.pop("custom_tok_error", None)
+    st.session_state.pop("custom_tok_added", None)
+    file = st.session_state.get("custom_tok_file")
+    if file is None:
+        st.session_state["custom_tok_error"] = "Choose a file first."
+        return
+    name = st.session_state.get("custom_tok_name", "") or file.name
+    try:
+        if kind == "tiktoken":
+            tok = tokenizer_from_tiktoken_bytes(
+                file.getvalue(), name=name, pattern_id=st.session_state.get("custom_tok_pattern", "o200k")
+            )
+        else:
+            tok = tokenizer_from_hf_json(file.getvalue(), name=name)
+    except VocabularyError as exc:
+        st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
+        return
+    register_session_tokenizer(tok)
+    st.session_state["custom_tok_added"] = (
+        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens). "
+        "It is now in every tokenizer list."
+    )
+
+
+def custom_tokenizer_sidebar() -> None:
+    """Sidebar panel to add (and remove) this session's own tokenizers."""
+    with st.sidebar.expander("Your own tokenizers", icon=":material/upload_file:"):
+        st.caption(
+            "Upload a `.tiktoken` vocabulary or a Hugging Face `tokenizer.json`. It stays in "
+            "this browser session only and appears on every page."
+        )
+        kind = st.radio(
+            "Format", ["tiktoken", "hf"], key="custom_tok_kind", horizontal=True,
+            format_func={"tiktoken": ".tiktoken", "hf": "tokenizer.json"}.get,
+        )  # fmt: skip
+        if kind == "tiktoken":
+            st.selectbox(
+                "Pre-tokenization pattern", list(PATTERNS), key="custom_tok_pattern",
+                format_func=lambda p: PATTERNS[p].label,
+                help="The regular expression that cuts text into pieces before the merges apply.",
+            )  # fmt: skip
+        st.text_input("Name", key="custom_tok_name", placeholder="e.g. my-model v2")
+        st.file_uploader(
+            "Vocabulary file", type=["tiktoken", "txt"] if kind == "tiktoken" else ["json"],
+            key="custom_tok_file",
+        )  # fmt: skip
+        st.button("Add tokenizer", key="custom_tok_add", on_click=_add_custom, args=(kind,))
+        if msg := st.session_state.get("custom_tok_error"):
+            st.error(msg, icon=":material/error:")
+        if msg := st.session_state.get("custom_tok_added"):
+            st.success(msg, icon=":material/check:")
+        for tid, tok in list(session_tokenizers().items()):
+            c1, c2 = st.columns([4, 1], vertical_alignment="center")
+            c1.text(f"{tok.info.name} · {tok.info.family} · {tok.n_vocab:,}")
+            c2.button(
+                "", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
+                on_click=remove_session_tokenizer, args=(tid,),
+            )  # fmt: skip
