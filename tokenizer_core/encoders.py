@@ -47,10 +47,12 @@ def clean_text(text: str) -> str:
         return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
-# A cut right after "\n" and before an ASCII letter never falls inside a pre-token of the
-# GPT-style patterns (see tokenizer_core.patterns), so encoding the pieces separately gives the
-# same ids as encoding the whole text.
-_SAFE_CUT = re.compile(r"(?<=\n)(?=[A-Za-z])")
+# A cut right after a lone "\n" (preceded by a non-space) and before an ASCII letter never falls
+# inside a pre-token of the GPT-style patterns (see tokenizer_core.patterns), and the pre-token
+# that ends there is the same whether or not the text goes on; so encoding the pieces separately
+# gives the same ids as encoding the whole text. (A run of newlines is not a safe place: r50k's
+# `\s+(?!\S)` splits "\n\na" as "\n", "\n", "a" but a piece ending in "\n\n" as one token.)
+_SAFE_CUT = re.compile(r"(?<=\S\n)(?=[A-Za-z])")
 
 
 def split_for_batch(text: str, target: int = 100_000) -> list[str]:

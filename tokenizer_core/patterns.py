@@ -7,8 +7,8 @@ OpenAI's `tiktoken_ext/openai_public.py` for r50k/p50k/cl100k/o200k, Meta's
 Mistral's `tekken_*.json` for Tekken). They are data, not code: a single character changed here
 changes token counts, so tests check real token ids for each family.
 
-Every pattern here is "newline-safe": no piece ever spans a newline that is directly followed by
-a letter. :func:`tokenizer_core.encoders.split_for_batch` relies on that to encode large texts in
+Every pattern here is "newline-safe": a piece never spans a lone newline that follows a
+non-space character and precedes a letter. :func:`tokenizer_core.encoders.split_for_batch` relies on that to encode large texts in
 parallel pieces with exactly the ids of a single call (a property test checks it).
 """
 

@@ -20,7 +20,7 @@ def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
         }
     )
     base = alt.Chart(df).encode(
-        y=alt.Y("tokenizer:N", sort=alt.EncodingSortField("tokens", order="ascending"), title=None),
+        y=alt.Y("tokenizer:N", sort="x", title=None),
         x=alt.X("tokens:Q", title="tokens"),
     )
     bars = base.mark_bar(cornerRadiusEnd=3).encode(
@@ -32,4 +32,4 @@ def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
         ],
     )
     labels = base.mark_text(align="left", dx=4).encode(text=alt.Text("tokens:Q", format=","))
-    return (bars + labels).properties(height=max(60, 34 * len(df)), title="Tokens per tokenizer")
+    return (bars + labels).properties(height=alt.Step(30), title="Tokens per tokenizer")

@@ -1,0 +1,114 @@
+"""HTML for the coloured view: escaped, coloured by id, whitespace made visible."""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import builtin
+from tokenizer_core import Segment, escape_markdown, segments_html, token_background, token_hue, visible_whitespace
+
+ATTACKS = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert('x')</script>",
+    '"><svg onload=alert(1)>',
+    "' onmouseover='alert(1)",
+    "&lt;already escaped&gt;",
+]
+
+
+class TagCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attrs: list[tuple[str, str | None]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.extend(attrs)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(markup: str) -> TagCollector:
+    p = TagCollector()
+    p.feed(markup)
+    return p
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+@pytest.mark.parametrize("mode", ["text", "ids"])
+def test_user_text_is_escaped(attack, mode):
+    tok = builtin("cl100k_base")
+    markup = segments_html(tok.segments(f"x {attack} y"), mode=mode)
+    parsed = parse(markup)
+    assert set(parsed.tags) <= {"div", "span", "em"}
+    assert {name for name, _ in parsed.attrs} <= {"class", "style", "title"}
+    if mode == "text":
+        assert "".join(parsed.text) == f"x {attack} y"
+
+
+@given(text=st.text(max_size=60))
+def test_any_text_round_trips_through_the_markup(text):
+    segs = builtin("o200k_base").segments(text)
+    parsed = parse(segments_html(segs))
+    if text:
+        assert "".join(parsed.text) == text
+    assert set(parsed.tags) <= {"div", "span", "em"}
+
+
+def test_same_token_same_colour_everywhere():
+    tok = builtin("cl100k_base")
+    markup = segments_html(tok.segments(" the cat and the dog"))
+    the_id = tok.encode(" the")[0]
+    colour = token_background((the_id,))
+    assert markup.count(f"background:{colour}") == 2
+    assert token_hue(0) == 0 and token_hue(1) == 137
+    assert token_background(()) == "transparent"
+
+
+def test_visible_whitespace_keeps_line_breaks():
+    assert visible_whitespace("a b\tc\n") == "a⋅b→c↵\n"
+    markup = segments_html(builtin("o200k_base").segments("a b\n"), show_whitespace=True)
+    assert "⋅" in markup and "↵\n" in markup
+
+
+def test_tooltip_has_ids_bytes_and_offsets():
+    tok = builtin("cl100k_base")
+    segs = tok.segments("🦜")
+    titles = re.findall(r'title="([^"]*)"', segments_html(segs))
+    assert len(titles) == 1
+    title = html.unescape(titles[0])
+    assert title.startswith("ids ") and ", ".join(map(str, segs[0].ids)) in title
+    assert "f0 9f a6 9c" in title and "chars 0-1" in title
+
+
+def test_ids_mode_shows_ids_not_text():
+    tok = builtin("o200k_base")
+    parsed = parse(segments_html(tok.segments("hello world"), mode="ids"))
+    assert "".join(parsed.text).split() == ["24912", "2375"]
+
+
+def test_marked_boundaries_get_a_bar_and_special_tokens_an_outline():
+    segs = [Segment(0, 1, (1,), "a", b"a"), Segment(1, 2, (2,), "b", b"b", special=True)]
+    markup = segments_html(segs, marked={1})
+    spans = markup.split("<span")[1:]
+    assert "inset 2px" not in spans[0] and "inset 2px" in spans[1]
+    assert "dashed" in spans[1]
+
+
+def test_empty_and_bad_mode():
+    assert "empty" in segments_html([])
+    with pytest.raises(ValueError, match="mode"):
+        segments_html([], mode="pixels")
+
+
+def test_escape_markdown():
+    assert escape_markdown("**bold** [x](http://a) <b>") == r"\*\*bold\*\* \[x\]\(http://a\) \<b\>"
