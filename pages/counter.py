@@ -14,6 +14,7 @@ from tokenizer_core import (
     Segment,
     Tokenizer,
     count_table,
+    escape_markdown,
     legend_html,
     load_sample,
     read_share_params,
@@ -101,8 +102,11 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer]) -> None:
     for i, (row, tok) in enumerate(zip(rows, toks)):
         with cols[i % len(cols)]:
             cpt = f"{row.chars_per_token:.2f} chars/token" if row.chars_per_token else "no tokens"
-            st.metric(row.tokenizer, f"{row.tokens:,}", help=f"{cpt}; {row.context_pct:.2f}% of the context window")
-            st.caption(", ".join(tok.info.models) or tok.info.family)
+            st.metric(
+                escape_markdown(row.tokenizer), f"{row.tokens:,}",
+                help=f"{cpt}; {row.context_pct:.2f}% of the context window",
+            )  # fmt: skip
+            st.caption(escape_markdown(", ".join(tok.info.models) or tok.info.family))
     df = pd.DataFrame([_row_dict(r) for r in rows])
     st.dataframe(
         df.drop(columns=["tokenizer_id", "context_window"]),
@@ -172,7 +176,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         for col, tok, segs, mk in zip(cols, toks[row_start:], seg_lists[row_start:], marked[row_start:]):
             with col:
                 shown = segs[:MAX_SPANS]
-                st.markdown(f"**{tok.info.name}** · {token_count(segs):,} tokens in this part")
+                st.markdown(f"**{escape_markdown(tok.info.name)}** · {token_count(segs):,} tokens in this part")
                 if len(shown) < len(segs):
                     st.caption(f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part.")
                 st.html(segments_html(shown, mode=mode, show_whitespace=ws, marked=mk))

@@ -99,3 +99,32 @@ def test_share_link_round_trip(app_page, browser):
         assert fresh.exceptions() == []
     finally:
         other.close()
+
+
+def test_own_tokenizer_upload_appears_in_the_lists(app_page):
+    from tokenizer_core import registry
+
+    app_page.goto()
+    sidebar = app_page.page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("Your own tokenizers").click()  # expanding does not rerun
+    vocab_file = registry.DATA_DIR / "r50k_base.tiktoken"
+    pattern = sidebar.get_by_test_id("stSelectbox").first
+    pattern.click()
+    app_page.run(lambda: app_page.page.get_by_role("option", name=re.compile("^r50k_base")).click())
+    uploader = sidebar.get_by_test_id("stFileUploaderDropzoneInput")
+    app_page.run(lambda: uploader.set_input_files(str(vocab_file)))
+    name = sidebar.get_by_test_id("stTextInput").locator("input")
+    name.fill("<b>my</b> gpt2")
+    app_page.run(lambda: name.press("Enter"))
+    app_page.run(lambda: sidebar.get_by_role("button", name="Add tokenizer").click())
+    expect(sidebar.get_by_text(re.compile(r"Added .*my.* gpt2"))).to_be_visible()
+    # choose it in the main tokenizer list and read its count
+    combo = app_page.main.get_by_test_id("stMultiSelect").first
+    combo.locator("input").click()
+    app_page.run(lambda: app_page.page.get_by_role("option", name=re.compile("my.*gpt2.*yours")).click())
+    app_page.page.keyboard.press("Escape")
+    label = "<b>my</b> gpt2"
+    text = app_page.main.get_by_test_id("stTextArea").locator("textarea").first.input_value()
+    assert _metric(app_page, label) == f"{builtin('r50k_base').count(text):,}"
+    assert app_page.page.locator("b", has_text="my").count() == 0  # the name is never markup
+    assert not app_page.exceptions()

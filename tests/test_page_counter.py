@@ -1,0 +1,109 @@
+"""The token counter page, headless (AppTest): real counts, settings, bad input, share links."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import ENTRY, builtin
+from tokenizer_core import load_sample, pack_text
+
+
+def metrics(at) -> dict[str, str]:
+    """Metric label (markdown-escaped on the page, unescaped here) -> shown value."""
+    return {m.label.replace("\\", ""): m.value for m in at.metric}
+
+
+def set_text(at, text: str):
+    at.text_area(key="counter_text").input(text).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_home_page_counts_the_default_sample(app):
+    text = load_sample("mixed")
+    assert app.text_area(key="counter_text").value == text
+    shown = metrics(app)
+    for tid, label in (("o200k_base", "o200k_base"), ("cl100k_base", "cl100k_base"), ("llama3", "Llama 3")):
+        assert shown[label] == f"{builtin(tid).count(text):,}"
+    assert not app.error
+
+
+def test_typing_updates_every_count(app):
+    text = "Tokenizers disagree about ünïcödé and 12345678."
+    set_text(app, text)
+    assert metrics(app)["o200k_base"] == f"{builtin('o200k_base').count(text):,}"
+    assert metrics(app)["cl100k_base"] == f"{builtin('cl100k_base').count(text):,}"
+
+
+def test_choosing_tokenizers(app):
+    app.multiselect(key="counter_tokenizers").set_value(["r50k_base", "qwen", "tekken"]).run()
+    assert not app.exception
+    assert set(metrics(app)) == {"r50k_base (gpt2)", "Qwen 2.5 / 3", "Mistral Tekken"}
+    app.multiselect(key="counter_tokenizers").set_value([]).run()
+    assert not app.metric and any("at least one tokenizer" in i.value for i in app.info)
+
+
+def test_empty_and_whitespace_text(app):
+    set_text(app, "")
+    assert any("Paste some text" in i.value for i in app.info)
+    blank = "   \n\t "
+    set_text(app, blank)
+    assert metrics(app)["o200k_base"] == str(builtin("o200k_base").count(blank))
+
+
+def test_special_token_text_counts_as_text_unless_switched(app):
+    text = "end<|endoftext|>start"
+    set_text(app, text)
+    assert metrics(app)["o200k_base"] == str(len(builtin("o200k_base").encode(text)))
+    app.toggle(key="counter_special").set_value(True).run()
+    assert not app.exception
+    assert metrics(app)["o200k_base"] == str(len(builtin("o200k_base").encode(text, allow_special=True)))
+    assert metrics(app)["Llama 3"] == str(len(builtin("llama3").encode(text)))  # not a Llama special
+
+
+def test_html_and_emoji_text_renders_escaped(app):
+    set_text(app, "<script>alert(1)</script> 👨‍👩‍👧 你好")
+    html_blocks = [h.proto.body for h in app.get("html")]
+    views = [b for b in html_blocks if "tw-tokens" in b]
+    assert len(views) == 3
+    assert all("<script" not in b and "&lt;" in b and "script" in b for b in views)
+
+
+def test_custom_context_window_and_absurd_values(app):
+    app.selectbox(key="counter_ctx").set_value("Custom...").run()
+    app.number_input(key="counter_ctx_custom").set_value(10).run()
+    assert not app.exception
+    table = app.dataframe[0].value
+    tokens = builtin("o200k_base").count(load_sample("mixed"))
+    assert table.loc[0, "context_pct"] == pytest.approx(100 * tokens / 10, rel=1e-3)
+
+
+def test_large_input_pages_the_view(app):
+    line = "A long document line with some words, digits 2026 and ✓ marks.\n"
+    text = line * 20_000  # about 1.3 MB
+    set_text(app, text)
+    assert metrics(app)["o200k_base"] == f"{builtin('o200k_base').count(text):,}"
+    part = app.number_input(key="counter_part")
+    assert part.max > 50
+    part.set_value(3).run()
+    assert not app.exception
+    assert any("Characters 24," in c.value for c in app.caption)
+
+
+def test_share_link_is_applied_on_first_load():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update(
+        {"tok": "r50k_base,nope", "z": pack_text("shared <b>text</b>"), "view": "ids", "ctx": "4096", "ws": "1"}
+    )
+    at.run()
+    assert not at.exception
+    assert at.text_area(key="counter_text").value == "shared <b>text</b>"
+    assert list(metrics(at)) == ["r50k_base (gpt2)"]
+    assert at.selectbox(key="counter_ctx").value == "Custom..."
+    assert at.number_input(key="counter_ctx_custom").value == 4096
+    assert any("nope" in w.value for w in at.warning)
+    # the URL keeps following the settings
+    assert at.query_params["view"] in ("ids", ["ids"])
+    assert at.query_params["tok"] in ("r50k_base", ["r50k_base"])
