@@ -17,6 +17,47 @@ from .encoders import (
     split_for_batch,
     view_windows,
 )
+from .languages import (
+    EDITOR_COLUMNS,
+    PREMIUM_CITATION,
+    PREMIUM_DEFINITION,
+    PUBLISHED_PREMIUMS,
+    Language,
+    LanguageError,
+    LanguageRow,
+    SampleInfo,
+    TokenizerSummary,
+    detect_script,
+    language_rows_csv,
+    language_table,
+    language_tokens_html,
+    languages_from_records,
+    languages_to_records,
+    load_parallel_sample,
+    merge_translations,
+    parallel_sample_info,
+    parse_translations_csv,
+    premium,
+    published_comparison,
+    summarize,
+    translations_csv,
+)
+from .pricing import (
+    COST_DEFINITION,
+    PRICE_FIELDS,
+    CostRow,
+    ModelPrice,
+    PriceError,
+    PriceTable,
+    Workload,
+    cost_rows_csv,
+    cost_table,
+    default_prices,
+    monthly_cost,
+    price_age_days,
+    prices_from_records,
+    prices_to_records,
+)
 from .patterns import PATTERNS, Pattern
 from .registry import (
     BUILTINS,
@@ -48,4 +89,13 @@ __all__ = [
     # input and sharing
     "TEXT_EXTENSIONS", "InputError", "ShareState", "decode_text", "load_sample", "pack_text",
     "read_share_params", "sample_names", "share_params", "unpack_text",
+    # languages and pricing (issue 5)
+    "COST_DEFINITION", "EDITOR_COLUMNS", "PRICE_FIELDS", "CostRow", "Language", "LanguageError",
+    "LanguageRow", "ModelPrice", "PREMIUM_CITATION", "PREMIUM_DEFINITION", "PUBLISHED_PREMIUMS",
+    "PriceError", "PriceTable", "SampleInfo", "TokenizerSummary", "Workload", "cost_rows_csv",
+    "cost_table", "default_prices", "detect_script", "language_rows_csv", "language_table",
+    "language_tokens_html", "languages_from_records", "languages_to_records",
+    "load_parallel_sample", "merge_translations", "monthly_cost", "parallel_sample_info",
+    "parse_translations_csv", "premium", "price_age_days", "prices_from_records",
+    "prices_to_records", "published_comparison", "summarize", "translations_csv",
 ]  # fmt: skip
