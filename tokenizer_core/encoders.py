@@ -7,6 +7,7 @@ plain text unless ``allow_special=True`` is passed, so user input never raises.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import unicodedata
@@ -52,6 +53,7 @@ def clean_text(text: str) -> str:
 # that ends there is the same whether or not the text goes on; so encoding the pieces separately
 # gives the same ids as encoding the whole text. (A run of newlines is not a safe place: r50k's
 # `\s+(?!\S)` splits "\n\na" as "\n", "\n", "a" but a piece ending in "\n\n" as one token.)
+_THREADS = max(1, min(8, os.cpu_count() or 2))
 _SAFE_CUT = re.compile(r"(?<=\S\n)(?=[A-Za-z])")
 
 
@@ -192,9 +194,9 @@ class TiktokenTokenizer(Tokenizer):
         if len(pieces) == 1:
             return len(self._encode_prepared(text, allow_special))
         if allow_special:
-            batches = self.encoding.encode_batch(pieces, allowed_special="all")
+            batches = self.encoding.encode_batch(pieces, allowed_special="all", num_threads=_THREADS)
         else:
-            batches = self.encoding.encode_ordinary_batch(pieces)
+            batches = self.encoding.encode_ordinary_batch(pieces, num_threads=_THREADS)
         return sum(map(len, batches))
 
     def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
@@ -202,9 +204,9 @@ class TiktokenTokenizer(Tokenizer):
         if sum(map(len, prepared)) < 200_000:
             return [len(self._encode_prepared(t, allow_special)) for t in prepared]
         if allow_special:
-            batches = self.encoding.encode_batch(prepared, allowed_special="all")
+            batches = self.encoding.encode_batch(prepared, allowed_special="all", num_threads=_THREADS)
         else:
-            batches = self.encoding.encode_ordinary_batch(prepared)
+            batches = self.encoding.encode_ordinary_batch(prepared, num_threads=_THREADS)
         return [len(b) for b in batches]
 
     def decode(self, ids: Sequence[int]) -> str:

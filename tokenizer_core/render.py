@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from .segments import Segment
 
 WHITESPACE_SYMBOLS = {" ": "\u22c5", "\t": "\u2192", "\n": "\u21b5\n", "\r": "\u240d"}
+_WHITESPACE_TABLE = str.maketrans(WHITESPACE_SYMBOLS)
 
 _CONTAINER = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.92rem;"
@@ -43,17 +44,19 @@ def token_background(ids: Sequence[int]) -> str:
 
 def visible_whitespace(text: str) -> str:
     """Show spaces, tabs and newlines: ``"a b\\n" -> "a⋅b↵\\n"`` (newlines still break)."""
-    return "".join(WHITESPACE_SYMBOLS.get(c, c) for c in text)
+    return text.translate(_WHITESPACE_TABLE)
 
 
 def _tooltip(seg: Segment) -> str:
-    if not seg.ids:
+    ids = seg.ids
+    if not ids:
         return f"not a token ({len(seg.text)} chars dropped by the tokenizer)"
-    ids = ", ".join(str(i) for i in seg.ids)
-    label = "ids" if len(seg.ids) > 1 else "id"
-    raw = seg.data.hex(" ") if len(seg.data) <= 24 else seg.data[:24].hex(" ") + " ..."
+    data = seg.data
+    raw = data.hex(" ") if len(data) <= 24 else data[:24].hex(" ") + " ..."
     extra = " (special token)" if seg.special else ""
-    return f"{label} {ids}{extra} | bytes {raw} | chars {seg.start}-{seg.end}"
+    if len(ids) == 1:
+        return f"id {ids[0]}{extra} | bytes {raw} | chars {seg.start}-{seg.end}"
+    return f"ids {', '.join(map(str, ids))}{extra} | bytes {raw} | chars {seg.start}-{seg.end}"
 
 
 def segments_html(
@@ -76,22 +79,27 @@ def segments_html(
         return f'<div style="{_CONTAINER}"><em>{html.escape(empty)}</em></div>'
     marked = frozenset(marked)
     esc = html.escape
+    styles: dict[tuple[int, ...], str] = {}  # one style string per distinct first id
     parts = [f'<div class="tw-tokens" style="{_CONTAINER}">']
+    append = parts.append
     for seg in segments:
-        style = _SPAN + (f"background:{token_background(seg.ids)};" if seg.ids else _DROPPED)
-        if seg.start in marked:
-            style += _MARK
+        ids = seg.ids
+        key = ids[:1]
+        style = styles.get(key)
+        if style is None:
+            style = styles[key] = _SPAN + (f"background:{token_background(ids)};" if ids else _DROPPED)
         if seg.special:
             style += _SPECIAL
+        if seg.start in marked:
+            style += _MARK
         if mode == "ids":
-            body = " ".join(str(i) for i in seg.ids) if seg.ids else ""
-            if not body:
+            if not ids:
                 continue
-            body += " "
+            body = " ".join(map(str, ids)) + " "
         else:
-            body = visible_whitespace(seg.text) if show_whitespace else seg.text
-        parts.append(f'<span style="{style}" title="{esc(_tooltip(seg))}">{esc(body)}</span>')
-    parts.append("</div>")
+            body = seg.text.translate(_WHITESPACE_TABLE) if show_whitespace else seg.text
+        append(f'<span style="{style}" title="{esc(_tooltip(seg))}">{esc(body, quote=False)}</span>')
+    append("</div>")
     return "".join(parts)
 
 

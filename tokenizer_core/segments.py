@@ -9,14 +9,14 @@ real substring of the input and joining all segments gives the input back exactl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(NamedTuple):
     """`text == input[start:end]`, produced by the tokens `ids` whose bytes are `data`.
 
-    `ids` is empty for text the tokenizer dropped (e.g. whitespace in WordPiece).
+    `ids` is empty for text the tokenizer dropped (e.g. whitespace in WordPiece). A named
+    tuple: immutable, cheap to create (a 100 KB text has ~25,000 of them) and to pickle.
     """
 
     start: int

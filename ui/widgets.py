@@ -39,21 +39,15 @@ def tokenizer_select(
     """Pick built-in or session tokenizers. Returns ids (a list, or one id if `multi=False`)."""
     options = [i.id for i in tokenizer_infos()]
     help = help or "Built-in tokenizers work offline. Add your own in the sidebar."
-    if key in st.session_state:  # drop ids that no longer exist (e.g. a removed upload)
-        current = st.session_state[key]
-        if multi:
-            st.session_state[key] = [i for i in current if i in options]
-        elif current not in options:
-            del st.session_state[key]
+    # The choice lives in session state (set here, never also passed as a default), so ids that
+    # no longer exist (a removed upload) are dropped without Streamlit's default/state warning.
     if multi:
-        return st.multiselect(
-            label, options, default=[i for i in default if i in options],
-            format_func=tokenizer_label, key=key, help=help,
-        )  # fmt: skip
-    first = next((i for i in default if i in options), options[0])
-    return st.selectbox(
-        label, options, index=options.index(first), format_func=tokenizer_label, key=key, help=help
-    )
+        current = st.session_state.get(key, list(default))
+        st.session_state[key] = [i for i in current if i in options]
+        return st.multiselect(label, options, format_func=tokenizer_label, key=key, help=help)
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = next((i for i in default if i in options), options[0])
+    return st.selectbox(label, options, format_func=tokenizer_label, key=key, help=help)
 
 
 def show_unavailable(errors: Sequence[TokenizerUnavailable]) -> None:

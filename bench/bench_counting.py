@@ -1,0 +1,98 @@
+"""Counting throughput and coloured-view build time (issue 2 goals), in one run.
+
+    python bench/bench_counting.py            # full run (10 MB, 5 repeats)
+    python bench/bench_counting.py --quick    # 2 MB, 3 repeats
+
+1. Counting 10 MB of mixed text (prose, code, Hindi, emoji): `Tokenizer.count()` of the core
+   against raw `tiktoken.Encoding.encode_ordinary` on the same Encoding object, same run.
+   Goal: core >= 0.9x raw. (The core cuts large texts at newline points where the ids provably
+   do not change and encodes the pieces in tiktoken's thread pool; the tests check equality.)
+2. Segments + HTML for 100 KB of the same text, per tokenizer. Goal: < 0.3 s.
+3. The counter page's counts for 1 MB with the three default tokenizers (core), and the whole
+   page run in Streamlit's AppTest (counts + first page of the coloured view).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import mixed_text  # noqa: E402
+from tokenizer_core import DEFAULT_IDS, count_table, load_builtin, segments_html  # noqa: E402
+
+
+def median_time(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def bench_counting(text: str, repeats: int) -> None:
+    mb = len(text.encode("utf-8")) / 1e6
+    print(f"\n1. Counting {mb:.1f} MB of mixed text (median of {repeats})")
+    print(f"{'tokenizer':<14}{'tokens':>12}{'raw s':>9}{'raw MB/s':>10}{'core s':>9}{'core MB/s':>10}{'core/raw':>10}")
+    for tid in ("o200k_base", "cl100k_base", "llama3"):
+        tok = load_builtin(tid)
+        enc = tok.encoding
+        assert tok.count(text) == len(enc.encode_ordinary(text))
+        raw = median_time(lambda: enc.encode_ordinary(text), repeats)
+        core = median_time(lambda: tok.count(text), repeats)
+        print(f"{tid:<14}{tok.count(text):>12,}{raw:>9.3f}{mb / raw:>10.1f}{core:>9.3f}{mb / core:>10.1f}{raw / core:>9.2f}x")
+
+
+def bench_view(text: str, repeats: int) -> None:
+    sample = text.encode("utf-8")[:100_000].decode("utf-8", "ignore")
+    print(f"\n2. Segments + HTML for {len(sample.encode('utf-8')) / 1e3:.0f} KB (median of {repeats}; goal < 0.3 s)")
+    print(f"{'tokenizer':<14}{'segments':>10}{'segments s':>12}{'html s':>9}{'total s':>9}")
+    for tid in ("o200k_base", "cl100k_base", "llama3", "qwen"):
+        tok = load_builtin(tid)
+        segs = tok.segments(sample)
+        seg_s = median_time(lambda: tok.segments(sample), repeats)
+        html_s = median_time(lambda: segments_html(segs, show_whitespace=True), repeats)
+        print(f"{tid:<14}{len(segs):>10,}{seg_s:>12.3f}{html_s:>9.3f}{seg_s + html_s:>9.3f}")
+
+
+def bench_page(text: str, repeats: int) -> None:
+    one_mb = text.encode("utf-8")[:1_000_000].decode("utf-8", "ignore")
+    toks = [load_builtin(t) for t in DEFAULT_IDS]
+    core = median_time(lambda: count_table(one_mb, toks, context_window=128_000), repeats)
+    print(f"\n3. 1 MB on the counter page, default tokenizers {', '.join(DEFAULT_IDS)}")
+    print(f"core counts (3 tokenizers): {core:.3f} s")
+    from streamlit.testing.v1 import AppTest
+
+    root = Path(__file__).resolve().parent.parent
+    at = AppTest.from_file(str(root / "streamlit_app.py"), default_timeout=120)
+    at.run()
+    t = time.perf_counter()
+    at.text_area(key="counter_text").input(one_mb).run()
+    page = time.perf_counter() - t
+    assert not at.exception, at.exception
+    shown = {m.label.replace("\\", ""): m.value for m in at.metric}
+    print(f"whole page run in AppTest after pasting 1 MB (counts + first part of the view): {page:.2f} s")
+    print(f"counts shown: {shown}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="2 MB and 3 repeats")
+    args = ap.parse_args()
+    size, repeats = (2_000_000, 3) if args.quick else (10_000_000, 5)
+    text = mixed_text(10_000_000)
+    text = text.encode("utf-8")[:size].decode("utf-8", "ignore")
+    for tid in ("o200k_base", "cl100k_base", "llama3", "qwen"):
+        load_builtin(tid)  # warm imports; loads are not what is measured
+    bench_counting(text, repeats)
+    bench_view(text, repeats)
+    bench_page(text, 3)
+
+
+if __name__ == "__main__":
+    main()
