@@ -107,3 +107,23 @@ def test_share_link_is_applied_on_first_load():
     # the URL keeps following the settings
     assert at.query_params["view"] in ("ids", ["ids"])
     assert at.query_params["tok"] in ("r50k_base", ["r50k_base"])
+
+
+def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, monkeypatch):
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    from tokenizer_core import registry
+
+    monkeypatch.setattr(registry, "DATA_DIR", tmp_path)  # r50k_base.tiktoken is "missing"
+    st.cache_resource.clear()
+    try:
+        at = AppTest.from_file(ENTRY, default_timeout=60)
+        at.run()
+        at.multiselect(key="counter_tokenizers").set_value(["r50k_base", "o200k_base"]).run()
+        assert not at.exception
+        errors = [e.value for e in at.error]
+        assert len(errors) == 1 and "r50k_base" in errors[0] and "git checkout" in errors[0]
+        assert list(metrics(at)) == ["o200k_base"]
+    finally:
+        st.cache_resource.clear()
