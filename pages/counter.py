@@ -144,7 +144,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         ) or "text"  # fmt: skip
     ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
     diff = c3.toggle(
-        "Mark different boundaries", key="counter_diff", value=True, disabled=len(toks) < 2,
+        "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
         help="A red bar marks a token boundary that not every tokenizer shown has.",
     )  # fmt: skip
     if mode == "hide":
