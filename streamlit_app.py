@@ -9,6 +9,7 @@ def main() -> None:
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=":material/token:", layout="wide")
     pages = [
         st.Page("pages/counter.py", title="Token counter", icon=":material/calculate:", url_path="counter", default=True),
+        st.Page("pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
     ]
     nav = st.navigation(pages)
     st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")

@@ -58,6 +58,47 @@ from .pricing import (
     prices_from_records,
     prices_to_records,
 )
+from .bpe import (
+    MARKER_PRESETS,
+    SYMBOL_KINDS,
+    TIE_BREAKS,
+    BPEError,
+    BPEModel,
+    BPEOptions,
+    MergeStep,
+    PairCount,
+    count_words,
+    parse_word_counts,
+    pretokenizer_labels,
+    word_counts,
+)
+from .bpe_encode import (
+    BPETokenizer,
+    MergeEncoder,
+    Probe,
+    bpe_symbol_label,
+    bpe_words_at_step,
+    export_agreement,
+    model_id,
+    probe_bpe,
+    tiktoken_problem,
+    to_tiktoken,
+    tokenizer_info,
+    trained_tokenizer,
+)
+from .bpe_io import load_bpe_model, save_bpe_model
+from .bpe_presets import BPE_PRESETS, BPEPreset
+from .bpe_train import BPETrainer, train_bpe, with_steps
+from .bpe_view import (
+    bpe_candidate_rows,
+    bpe_fired_rows,
+    bpe_first_seen_label,
+    bpe_merge_rows,
+    bpe_pair_label,
+    bpe_tokens_summary,
+    bpe_words_html,
+    explain_bpe_choice,
+)
 from .patterns import PATTERNS, Pattern
 from .registry import (
     BUILTINS,
@@ -98,4 +139,12 @@ __all__ = [
     "load_parallel_sample", "merge_translations", "monthly_cost", "parallel_sample_info",
     "parse_translations_csv", "premium", "price_age_days", "prices_from_records",
     "prices_to_records", "published_comparison", "summarize", "translations_csv",
+    # BPE playground (issue 3)
+    "BPEError", "BPEModel", "BPEOptions", "BPEPreset", "BPETokenizer", "BPETrainer", "BPE_PRESETS",
+    "MARKER_PRESETS", "MergeEncoder", "MergeStep", "PairCount", "Probe", "SYMBOL_KINDS", "TIE_BREAKS",
+    "bpe_candidate_rows", "bpe_fired_rows", "bpe_first_seen_label", "bpe_merge_rows", "bpe_pair_label",
+    "bpe_symbol_label", "bpe_tokens_summary", "bpe_words_at_step", "bpe_words_html", "count_words",
+    "explain_bpe_choice", "export_agreement", "load_bpe_model", "model_id", "parse_word_counts",
+    "pretokenizer_labels", "probe_bpe", "save_bpe_model", "tiktoken_problem", "to_tiktoken",
+    "tokenizer_info", "train_bpe", "trained_tokenizer", "with_steps", "word_counts",
 ]  # fmt: skip

@@ -1,0 +1,551 @@
+"""BPE playground: train byte-pair encoding on your own corpus and step through every merge."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import (
+    BPE_PRESETS,
+    MARKER_PRESETS,
+    SYMBOL_KINDS,
+    TIE_BREAKS,
+    BPEError,
+    BPEModel,
+    BPEOptions,
+    BPETrainer,
+    MergeEncoder,
+    bpe_candidate_rows,
+    bpe_fired_rows,
+    bpe_merge_rows,
+    bpe_pair_label,
+    bpe_symbol_label,
+    bpe_tokens_summary,
+    bpe_words_at_step,
+    bpe_words_html,
+    count_words,
+    escape_markdown,
+    explain_bpe_choice,
+    export_agreement,
+    legend_html,
+    load_bpe_model,
+    model_id,
+    parse_word_counts,
+    pretokenizer_labels,
+    probe_bpe,
+    save_bpe_model,
+    segments_html,
+    tiktoken_problem,
+    trained_tokenizer,
+    with_steps,
+)
+from tokenizer_core.charts.bpe import merge_count_chart, training_chart
+from ui.state import register_session_tokenizer, session_tokenizers
+from ui.widgets import text_source
+
+MAX_CORPUS_CHARS = 2_000_000
+MAX_MERGES = 10_000
+MAX_VOCAB = 10_000
+MAX_WORD_CHARS = 1_000
+MAX_PROBE_CHARS = 5_000
+MAX_WORDS_SHOWN = 300
+TOP_N = 8
+CUSTOM = "custom"
+ss = st.session_state
+
+LIMITS = (
+    f"Limits: a corpus of up to {MAX_CORPUS_CHARS:,} characters (a longer one is cut to its first "
+    f"{MAX_CORPUS_CHARS:,}), at most {MAX_MERGES:,} merges or a vocabulary of {MAX_VOCAB:,}; words "
+    f"longer than {MAX_WORD_CHARS:,} characters are cut into {MAX_WORD_CHARS:,}-character pieces."
+)
+HELP = {
+    "symbols": "What BPE starts from. UTF-8 bytes (as GPT tokenizers do): 256 start symbols, any text "
+    "can be encoded, and the result can be used on every page at tiktoken speed. Characters: the "
+    "letters of your corpus, as the seeds' examples do.",
+    "marker": "A symbol added to the end of every word, so BPE can learn word endings (`low</w>` is a "
+    "different token from `low` inside `lower`). Seed 002 uses </w>, seed 001 uses _.",
+    "pretok": "How the corpus is cut into words before counting pairs. Merges never cross a word "
+    "boundary. Whitespace: the seeds' str.split(). A GPT regex keeps the leading space with each "
+    "word (' the') and splits off punctuation and numbers.",
+    "tie": "When several pairs are equally frequent. Smallest/largest compare the pairs as text (left "
+    "symbol first). First seen: the pair met first when scanning the distinct words in the order "
+    "they first occur in the corpus, each word left to right, as a Counter rebuilt per merge does.",
+    "stop": "Stop after a number of merges, or once the vocabulary (start symbols + new tokens) "
+    "reaches a size. Training also stops when no pair is left.",
+    "minfreq": "Stop when the most frequent pair occurs fewer times than this.",
+    "format": "Running text is cut into words by the pre-tokenization. Word counts: one "
+    "'word count' per line (e.g. 'low 5'), like seed 004's dictionary.",
+}
+
+
+# --------------------------------------------------------------------------- state
+
+
+def preset_corpora() -> dict[str, str]:
+    return {name: p.corpus() for name, p in BPE_PRESETS.items()}
+
+
+def apply_preset(name: str) -> None:
+    """Put a preset's options (and probe text) into the option widgets' state."""
+    p = BPE_PRESETS[name]
+    o = p.options
+    ss["bpe_format"] = "text"
+    ss["bpe_symbols"] = o.symbols
+    ss["bpe_marker"] = o.end_marker if o.end_marker in MARKER_PRESETS else CUSTOM
+    if o.end_marker not in MARKER_PRESETS:
+        ss["bpe_marker_custom"] = o.end_marker
+    ss["bpe_pretok"] = o.pretokenizer
+    ss["bpe_tie"] = o.tie_break
+    ss["bpe_stop"] = "merges" if o.merges is not None else "vocab"
+    ss["bpe_merges"] = o.merges if o.merges is not None else 100
+    ss["bpe_vocab"] = o.vocab_size if o.vocab_size is not None else 1_000
+    ss["bpe_minfreq"] = o.min_frequency
+    if p.probe:
+        ss["bpe_probe"] = p.probe
+
+
+def follow_preset(text: str) -> str | None:
+    """When the text just became a preset's corpus, take that preset's options too."""
+    match = next((name for name, corpus in preset_corpora().items() if corpus == text), None)
+    if match is not None and match != ss.get("bpe_last_preset"):
+        apply_preset(match)
+    ss["bpe_last_preset"] = match
+    return match
+
+
+def fingerprint(text: str, fmt: str, options: BPEOptions) -> str:
+    return hashlib.sha1(f"{fmt}|{options!r}|".encode() + text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def set_model(model: BPEModel, fp: str | None) -> None:
+    ss["bpe_model"] = model
+    ss["bpe_model_id"] = model_id(model)
+    ss["bpe_encoder"] = MergeEncoder(model)
+    ss["bpe_fp"] = fp
+    ss["bpe_step"] = min(1, model.n_merges)
+    ss.pop("bpe_reg_msg", None)
+
+
+# ---------------------------------------------------------------------- widgets
+
+
+def options_form(word_counts_mode: bool) -> BPEOptions | None:
+    """The training options, each explained; None (with a message) when they are unusable."""
+    with st.container(border=True):
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            symbols = st.radio(
+                "Start symbols", list(SYMBOL_KINDS), format_func=SYMBOL_KINDS.get, key="bpe_symbols",
+                horizontal=True, help=HELP["symbols"],
+            )  # fmt: skip
+            choices = [*MARKER_PRESETS, CUSTOM]
+            marker_choice = st.selectbox(
+                "End-of-word marker", choices, key="bpe_marker", help=HELP["marker"],
+                format_func=lambda m: "custom..." if m == CUSTOM else MARKER_PRESETS[m],
+            )  # fmt: skip
+            marker = marker_choice
+            if marker_choice == CUSTOM:
+                marker = st.text_input(
+                    "Custom marker", key="bpe_marker_custom", max_chars=12, placeholder="e.g. ▁ or </s>"
+                ).strip()  # fmt: skip
+                if not marker:
+                    st.caption("Type a marker, or choose 'none'.")
+        with c2:
+            labels = pretokenizer_labels()
+            pretok = st.selectbox(
+                "Pre-tokenization", list(labels), format_func=labels.get, key="bpe_pretok",
+                help=HELP["pretok"], disabled=word_counts_mode,
+            )  # fmt: skip
+            tie = st.radio("Ties between equally frequent pairs", list(TIE_BREAKS), format_func=TIE_BREAKS.get,
+                           key="bpe_tie", help=HELP["tie"])  # fmt: skip
+        with c3:
+            stop = st.radio(
+                "Stop after", ["merges", "vocab"], key="bpe_stop", horizontal=True, help=HELP["stop"],
+                format_func={"merges": "a number of merges", "vocab": "a vocabulary size"}.get,
+            )  # fmt: skip
+            if stop == "merges":
+                merges = int(st.number_input("Number of merges", 0, MAX_MERGES, step=10, key="bpe_merges"))
+                vocab = None
+            else:
+                vocab = int(st.number_input("Target vocabulary size", 1, MAX_VOCAB, step=50, key="bpe_vocab"))
+                merges = None
+            minfreq = int(st.number_input("Minimum pair frequency", 1, 10**9, step=1, key="bpe_minfreq",
+                                          help=HELP["minfreq"]))  # fmt: skip
+    try:
+        return BPEOptions(
+            symbols=symbols, end_marker=marker if marker != CUSTOM else "", pretokenizer=pretok,
+            merges=merges, vocab_size=vocab, min_frequency=minfreq, tie_break=tie,
+            max_word_chars=MAX_WORD_CHARS,
+        ).validate()  # fmt: skip
+    except BPEError as exc:
+        st.error(f"{escape_markdown(str(exc))}.", icon=":material/tune:")
+        return None
+
+
+def corpus_to_train(text: str) -> tuple[str, bool]:
+    """The text within the size limit (cut at a space), and whether it was cut."""
+    if len(text) <= MAX_CORPUS_CHARS:
+        return text, False
+    cut = text.rfind(" ", MAX_CORPUS_CHARS - 1_000, MAX_CORPUS_CHARS)
+    return text[: cut if cut > 0 else MAX_CORPUS_CHARS], True
+
+
+def run_training(text: str, fmt: str, options: BPEOptions, fp: str) -> None:
+    """Train with a progress bar; the model (or the error) goes to the session state."""
+    ss.pop("bpe_train_error", None)
+    bar = st.progress(0.0, text="Counting words...")
+    try:
+        if fmt == "counts":
+            counts = parse_word_counts(text)
+        else:
+
+            def counted(done: int, total: int) -> None:
+                bar.progress(0.2 * done / max(total, 1), text=f"Counting words: {done:,} of {total:,} characters")
+
+            counts = count_words(text, pretokenizer=options.pretokenizer, progress=counted)
+        bar.progress(0.2, text=f"Counting pairs in {len(counts):,} distinct words...")
+        trainer = BPETrainer(counts, options, top_n=TOP_N)
+        planned = options.merges if options.merges is not None else max(1, options.vocab_size - len(trainer.base))
+        every = max(1, planned // 50)
+        for step in trainer:
+            if step.rank % every == 0:
+                bar.progress(
+                    0.2 + 0.8 * min(1.0, step.rank / max(planned, 1)), text=f"Merge {step.rank:,} of {planned:,}"
+                )  # fmt: skip
+            if step.rank >= 2 * MAX_MERGES:  # a vocabulary target with many repeated strings
+                break
+        set_model(trainer.model(), fp)
+    except BPEError as exc:
+        ss["bpe_train_error"] = str(exc)
+    finally:
+        bar.empty()
+
+
+def shift_step(delta: int, n: int) -> None:
+    ss["bpe_step"] = max(0, min(n, int(ss.get("bpe_step", 0)) + delta))
+
+
+# ----------------------------------------------------------------------- sections
+
+
+def results_header(model: BPEModel) -> None:
+    n = model.n_merges
+    start, end = model.initial_tokens, model.corpus_tokens_at(n)
+    cols = st.columns(5)
+    cols[0].metric("Merges learned", f"{n:,}")
+    cols[1].metric("Vocabulary", f"{model.vocab_size_at(n):,}", help=f"{len(model.base):,} start symbols")
+    if model.source == "file":
+        cols[2].metric("Corpus tokens", f"{end:,}" if end else "–", help="As saved in the file")
+        cols[3].metric("Distinct words", "–", help="A model loaded from a file has no corpus")
+        cols[4].metric("Source", "file")
+    else:
+        pct = f"-{100 * (start - end) / start:.1f}%" if start else None
+        cols[2].metric("Corpus tokens", f"{end:,}", pct, delta_color="inverse", help=f"{start:,} before any merge")
+        cols[3].metric("Distinct words", f"{len(model.words):,}", help=f"{model.total_words:,} words in all")
+        cols[4].metric("Training time", f"{model.seconds:.2f} s")
+    notes = [f"Stopped: {model.stop_reason}." if model.stop_reason else ""]
+    if model.words_cut:
+        notes.append(f"{model.words_cut:,} words longer than {MAX_WORD_CHARS:,} characters were cut into pieces.")
+    notes.append(f"Options: {model.options.describe()}.")
+    st.caption(escape_markdown(" ".join(n for n in notes if n)))
+
+
+def charts(model: BPEModel, k: int) -> None:
+    c1, c2, c3 = st.columns(3)
+    c1.altair_chart(training_chart(model, measure="vocabulary size", step=k), width="stretch")
+    c2.altair_chart(training_chart(model, measure="corpus tokens", step=k), width="stretch")
+    c3.altair_chart(merge_count_chart(model, step=k), width="stretch")
+
+
+def step_controls(n: int) -> int:
+    if int(ss.get("bpe_step", 0)) > n:
+        ss["bpe_step"] = n
+    k = int(ss.get("bpe_step", min(1, n)))
+    c1, c2, c3 = st.columns([2, 11, 2], vertical_alignment="bottom")
+    c1.button("Previous", key="bpe_prev", on_click=shift_step, args=(-1, n), disabled=k <= 0,
+              icon=":material/chevron_left:", width="stretch")  # fmt: skip
+    if n > 0:
+        k = int(c2.slider("Merges applied (step k)", 0, n, key="bpe_step",
+                          help="Everything below shows the corpus and the probe after the first k merges."))  # fmt: skip
+    else:
+        c2.caption("No merges were learned, so there is nothing to step through.")
+    c3.button("Next", key="bpe_next", on_click=shift_step, args=(1, n), disabled=k >= n,
+              icon=":material/chevron_right:", width="stretch")  # fmt: skip
+    return k
+
+
+def _highlight_chosen(row: pd.Series) -> list[str]:
+    style = "background-color:#fff3b0;font-weight:600" if row.get("chosen") else ""
+    return [style] * len(row)
+
+
+def merge_detail(model: BPEModel, k: int) -> None:
+    if not model.steps:
+        return
+    step = model.steps[max(k, 1) - 1]
+    new = escape_markdown(bpe_symbol_label(step.new))
+    if k == 0:
+        st.markdown(f"**Before any merge.** The pairs competing for merge 1 (it makes `{new}`):")
+    else:
+        st.markdown(
+            f"**Merge {k}:** `{escape_markdown(bpe_symbol_label(step.left))}` + "
+            f"`{escape_markdown(bpe_symbol_label(step.right))}` → `{new}` "
+            f"({step.count:,} occurrences)"
+        )
+    if not step.candidates:
+        st.caption("This model was loaded from a file: the pairs that competed were not saved.")
+        return
+    st.markdown(escape_markdown(explain_bpe_choice(model, step)))
+    df = pd.DataFrame(bpe_candidate_rows(model, step))
+    st.dataframe(
+        df.style.apply(_highlight_chosen, axis=1), hide_index=True, width="stretch",
+        column_config={
+            "place": st.column_config.NumberColumn("#", width="small"),
+            "pair": "Pair (left + right)",
+            "count": st.column_config.NumberColumn("Count", format="localized"),
+            "chosen": st.column_config.CheckboxColumn("Merged"),
+            "tied": st.column_config.CheckboxColumn("Tied for top"),
+        },
+    )  # fmt: skip
+
+
+def merge_table(model: BPEModel, k: int) -> None:
+    rows = bpe_merge_rows(model, k)
+    st.markdown(f"**Merges so far** ({len(rows):,} of {model.n_merges:,})")
+    if not rows:
+        st.caption("No merge applied yet: step forward.")
+        return
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True, width="stretch", height=min(38 + 35 * len(rows), 320),
+        column_config={
+            "rank": st.column_config.NumberColumn("Rank", width="small"),
+            "left": "Left", "right": "Right", "new": "New symbol",
+            "id": st.column_config.NumberColumn("Token id", width="small"),
+            "count": st.column_config.NumberColumn("Count", format="localized"),
+        },
+    )  # fmt: skip
+
+
+def encoder_for(model: BPEModel) -> MergeEncoder:
+    enc = ss.get("bpe_encoder")
+    if enc is None or enc.model is not model:
+        enc = MergeEncoder(model)
+        ss["bpe_encoder"] = enc
+    return enc
+
+
+def words_section(model: BPEModel, k: int) -> None:
+    st.subheader(f"The corpus after {k:,} merges")
+    if not model.words:
+        st.info("A model loaded from a file has no corpus. Probe it below, or train one to see its words.",
+                icon=":material/info:")  # fmt: skip
+        return
+    c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+    order = c2.segmented_control(
+        "Order", ["corpus", "frequent"], key="bpe_words_order", default="corpus",
+        format_func={"corpus": "Corpus order", "frequent": "Most frequent"}.get,
+    ) or "corpus"  # fmt: skip
+    views = bpe_words_at_step(model, k, max_words=MAX_WORDS_SHOWN, order=order, encoder=encoder_for(model))
+    shown = f"all {len(views):,}" if len(views) == len(model.words) else f"{len(views):,} of {len(model.words):,}"
+    c1.caption(
+        f"Showing {shown} distinct words, each with its count. The corpus is "
+        f"{model.corpus_tokens_at(k):,} tokens now ({model.initial_tokens:,} at the start). "
+        "Same token, same colour."
+    )
+    st.html(bpe_words_html(views))
+
+
+def probe_section(model: BPEModel, k: int) -> None:
+    st.subheader(f"Probe: your text with the first {k:,} merges")
+    ss.setdefault("bpe_probe", "lowest newer")
+    text = st.text_input("Probe text", key="bpe_probe", help="Any text: it is encoded with the merges "
+                         "learned so far, in the order they were learned.")  # fmt: skip
+    if len(text) > MAX_PROBE_CHARS:
+        st.warning(f"The probe is {len(text):,} characters; only the first {MAX_PROBE_CHARS:,} are shown.")
+        text = text[:MAX_PROBE_CHARS]
+    if not text:
+        st.caption("Type something to see how the merges split it.")
+        return
+    result = probe_bpe(model, text, step=k, encoder=encoder_for(model))
+    st.caption(escape_markdown(bpe_tokens_summary(result)))
+    st.html(segments_html(list(result.segments), show_whitespace=True))
+    st.html(legend_html([("hover", "token ids, bytes and offsets"), ("⋅ → ↵", "space, tab, newline")]))
+    rows = bpe_fired_rows(result)
+    if rows:
+        st.markdown("**Which merges fired, in order**")
+        st.dataframe(
+            pd.DataFrame(rows), hide_index=True, width="stretch",
+            column_config={"merge": st.column_config.NumberColumn("Merge #", width="small"),
+                           "pair": "Pair", "new": "New symbol", "times": "Times",
+                           "at characters": "At characters (0-based)"},
+        )  # fmt: skip
+    else:
+        st.caption("No merge applies to this text yet.")
+
+
+def _register(k: int | None) -> None:
+    model: BPEModel | None = ss.get("bpe_model")
+    if model is None:
+        return
+    if k is not None:
+        model = with_steps(model, k)
+    name = (ss.get("bpe_reg_name") or "").strip() or f"my BPE ({model.n_merges:,} merges)"
+    try:
+        tok = trained_tokenizer(model, name=name)
+    except BPEError as exc:
+        ss["bpe_reg_msg"] = ("error", f"Could not make a tokenizer: {escape_markdown(str(exc))}")
+        return
+    register_session_tokenizer(tok)
+    note = ""
+    if not tiktoken_problem(model) and model.words:
+        ag = export_agreement(model, tok.encoding)
+        if ag.all_same:
+            note = f" Checked: tiktoken splits all {ag.total:,} training words exactly as the merge list does."
+        else:
+            shown = ", ".join(escape_markdown(repr(w)) for w in ag.examples)
+            note = (f" Note: tiktoken splits {ag.total - ag.same:,} of {ag.total:,} training words differently "
+                    f"from the merge list (e.g. {shown}), because it ranks tokens by their bytes.")  # fmt: skip
+    engine = "tiktoken" if not tiktoken_problem(model) else "Python (merges applied in order)"
+    ss["bpe_reg_msg"] = (
+        "success",
+        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens, encoded by {engine}) to the "
+        f"tokenizer list of every page, for this browser session.{note}",
+    )
+
+
+def _load_upload() -> None:
+    ss.pop("bpe_upload_msg", None)
+    file = ss.get("bpe_upload")
+    if file is None:
+        return
+    try:
+        model = load_bpe_model(file.getvalue())
+    except BPEError as exc:
+        ss["bpe_upload_msg"] = ("error", f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}. "
+                                "The model shown before is unchanged.")  # fmt: skip
+        return
+    set_model(model, None)
+    ss["bpe_upload_msg"] = ("success", f"Loaded {model.n_merges:,} merges from {escape_markdown(file.name)}.")
+
+
+def _show_msg(key: str) -> None:
+    if msg := ss.get(key):
+        kind, text = msg
+        (st.success if kind == "success" else st.error)(text, icon=":material/check:" if kind == "success" else ":material/error:")
+
+
+def use_section(model: BPEModel | None, k: int) -> None:
+    st.subheader("Use, save or load")
+    c1, c2 = st.columns(2)
+    with c1:
+        st.markdown("**Use this tokenizer on every page**")
+        if model is None or not model.steps:
+            st.caption("Train (or load) a model with at least one merge first.")
+        else:
+            problem = tiktoken_problem(model)
+            if problem:
+                st.caption(
+                    "This model becomes a tokenizer that applies its merges in Python, not a tiktoken "
+                    f"encoding, because {escape_markdown(problem)}. It counts and splits text exactly, "
+                    "just more slowly on long texts; characters it never saw are encoded as their "
+                    "UTF-8 bytes. Train on UTF-8 bytes without a marker for tiktoken speed."
+                )
+            else:
+                st.caption("Byte-level, no marker: it becomes a tiktoken encoding (ranks = merge order).")
+            st.text_input("Name", key="bpe_reg_name", placeholder=f"my BPE ({model.n_merges:,} merges)", max_chars=60)
+            partial = st.toggle(f"Only the first {k:,} merges (the step shown)", key="bpe_reg_partial",
+                                disabled=k == model.n_merges or k == 0)  # fmt: skip
+            st.button(
+                "Use this tokenizer on every page", key="bpe_register", type="primary", icon=":material/add_circle:",
+                on_click=_register, args=(k if partial and 0 < k < model.n_merges else None,),
+            )  # fmt: skip
+            _show_msg("bpe_reg_msg")
+            mine = [t for t in session_tokenizers().values() if t.info.kind == "trained"]
+            if mine:
+                st.caption("Yours in this session: " + ", ".join(escape_markdown(t.info.name) for t in mine))
+    with c2:
+        st.markdown("**Save or load the merges**")
+        if model is not None:
+            st.download_button(
+                "Download the merges (JSON)", save_bpe_model(model), file_name=f"bpe-{model.n_merges}-merges.json",
+                mime="application/json", key="bpe_download", icon=":material/download:",
+            )  # fmt: skip
+            st.caption("Versioned, readable JSON: the options, then one merge per line (left, right, count, "
+                       "corpus tokens after it).")  # fmt: skip
+        st.file_uploader("Load a saved model (.json)", type=["json"], key="bpe_upload", on_change=_load_upload)
+        _show_msg("bpe_upload_msg")
+
+
+# --------------------------------------------------------------------------- page
+
+st.title("BPE playground")
+st.caption(
+    "Train byte-pair encoding on your own corpus and watch every merge: which pair won and why, "
+    "how the corpus shrinks, how a text of yours is split. Then use what it learned on every page."
+)
+
+if "bpe_initialized" not in ss:
+    ss["bpe_initialized"] = True
+    apply_preset(next(iter(BPE_PRESETS)))
+    ss["bpe_autotrain"] = True
+
+text = text_source("bpe_corpus", samples={n: (lambda c=c: c) for n, c in preset_corpora().items()},
+                   label="Corpus", height=160, default_sample=next(iter(BPE_PRESETS)),
+                   placeholder="Paste a corpus: prose, code, or one 'word count' per line")  # fmt: skip
+preset = follow_preset(text)
+fc1, fc2 = st.columns([2, 3], vertical_alignment="center")
+fmt = fc1.radio("The corpus is", ["text", "counts"], key="bpe_format", horizontal=True, help=HELP["format"],
+                format_func={"text": "running text", "counts": "word counts"}.get)  # fmt: skip
+fc2.caption(LIMITS)
+if preset is not None:
+    st.info(f"**{escape_markdown(preset)}.** {escape_markdown(BPE_PRESETS[preset].note)}", icon=":material/school:")
+
+options = options_form(fmt == "counts")
+corpus, was_cut = corpus_to_train(text)
+if was_cut:
+    st.warning(
+        f"The corpus is {len(text):,} characters; training uses only the first {len(corpus):,} "
+        f"(the limit is {MAX_CORPUS_CHARS:,}).", icon=":material/content_cut:",
+    )  # fmt: skip
+if options is not None and options.end_marker and options.end_marker in corpus:
+    st.warning(
+        f"The marker {escape_markdown(options.end_marker)} also occurs in your corpus. As in the seeds, "
+        "BPE cannot tell the two apart: they are the same symbol.", icon=":material/warning:",
+    )  # fmt: skip
+
+fp = fingerprint(corpus, fmt, options) if options is not None else ""
+can_train = options is not None and bool(corpus.strip())
+train_clicked = st.button("Train", key="bpe_train", type="primary", icon=":material/model_training:",
+                          disabled=not can_train)  # fmt: skip
+if not corpus.strip():
+    st.info("Paste a corpus, upload a text file or load a preset, then press Train.", icon=":material/edit:")
+if can_train and (train_clicked or ss.pop("bpe_autotrain", False)):
+    run_training(corpus, fmt, options, fp)
+if err := ss.get("bpe_train_error"):
+    st.error(f"Training failed: {escape_markdown(err)}", icon=":material/error:")
+
+model: BPEModel | None = ss.get("bpe_model")
+k = 0
+if model is not None:
+    if model.source == "file":
+        st.info(f"Showing a model loaded from a file ({escape_markdown(model.options.describe())}).",
+                icon=":material/upload_file:")  # fmt: skip
+    elif ss.get("bpe_fp") != fp and can_train:
+        st.info("The corpus or the options changed since this model was trained: press **Train** to retrain.",
+                icon=":material/update:")  # fmt: skip
+    st.divider()
+    results_header(model)
+    st.subheader("Step through the merges")
+    k = step_controls(model.n_merges)
+    charts(model, k)
+    left, right = st.columns([3, 2])
+    with left:
+        merge_detail(model, k)
+    with right:
+        merge_table(model, k)
+    words_section(model, k)
+    probe_section(model, k)
+st.divider()
+use_section(model, k)
