@@ -10,6 +10,7 @@ def main() -> None:
     pages = [
         st.Page("pages/counter.py", title="Token counter", icon=":material/calculate:", url_path="counter", default=True),
         st.Page("pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
+        st.Page("pages/languages.py", title="Language costs", icon=":material/translate:", url_path="languages"),
     ]
     nav = st.navigation(pages)
     st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")

@@ -29,6 +29,7 @@ from tokenizer_core import (
     parse_translations_csv,
     premium,
     published_comparison,
+    split_marks,
     summarize,
     translations_csv,
 )
@@ -236,6 +237,8 @@ def test_empty_text_or_unknown_base_gets_a_clear_message(sample):
         language_table([], [tok], base="en")
     with pytest.raises(LanguageError, match="used twice"):
         language_table([sample[0], sample[0]], [tok], base="en")
+    with pytest.raises(LanguageError, match="Two languages are named 'English'"):
+        language_table([sample[0], Language("en-x", "English", "Latin", "Hi")], [tok], base="en")
     assert issubclass(LanguageError, InputError)
 
 
@@ -266,6 +269,13 @@ def test_records_from_the_editor_report_problems_and_keep_the_rest(sample):
     assert any("Row 6 has a text but no language name" in p for p in problems)
     assert any("English (code en) appears twice, on rows 1 and 8" in p for p in problems)
     assert len(problems) == 3
+
+
+def test_a_repeated_name_with_another_code_gets_its_code_added(sample):
+    records = languages_to_records(sample[:1]) + [{"code": "en-GB", "language": "English", "text": "Cheers."}]
+    langs, problems = languages_from_records(records, known=sample)
+    assert problems == []
+    assert [(l.code, l.name) for l in langs] == [("en", "English (en)"), ("en-GB", "English (en-GB)")]
 
 
 def test_a_new_language_without_spaces_or_right_to_left_is_detected():
@@ -377,6 +387,16 @@ def test_csv_rows_with_empty_text_missing_name_or_duplicates_are_skipped_and_lis
     ]
 
 
+def test_csv_unquoted_separator_in_a_text_is_reported_not_guessed():
+    data = "language,text\nHindi,नमस्ते, दुनिया\nGreek,Γειά σου,,\n".encode()
+    res = parse_translations_csv(data, filename="t.csv")
+    assert [l.name for l in res.languages] == ["Greek"]  # trailing empty cells are fine
+    assert res.problems == [
+        "Line 2 (Hindi): 3 cells where the first line names 2 columns, so the row was skipped. "
+        'Put a text that contains the separator in double quotes ("like, this").'
+    ]
+
+
 def test_csv_with_no_usable_row_is_an_error():
     with pytest.raises(LanguageError, match="no usable row.*Line 2 \\(Hindi\\): the text is empty"):
         parse_translations_csv(b"language,text\nHindi,\n", filename="t.csv")
@@ -444,3 +464,11 @@ def test_tokens_html_rejects_odd_direction_and_lang():
     out = language_tokens_html([], direction='rtl" onclick="x', lang='en" onclick="x')
     assert out.startswith('<div class="tw-lang" dir="auto" style')
     assert "onclick" not in out
+
+
+def test_split_marks_counts_vowel_signs_cut_from_their_letter(sample):
+    hi = by_code(sample, "hi")[0].text
+    # GPT-2's byte-level vocabulary has few Devanagari pieces: signs end up in their own tokens
+    assert split_marks(builtin("r50k_base").segments(hi)) > 0
+    assert split_marks(builtin("o200k_base").segments("Thank you")) == 0
+    assert split_marks([]) == 0

@@ -39,6 +39,7 @@ from .languages import (
     parse_translations_csv,
     premium,
     published_comparison,
+    split_marks,
     summarize,
     translations_csv,
 )
@@ -138,7 +139,7 @@ __all__ = [
     "language_tokens_html", "languages_from_records", "languages_to_records",
     "load_parallel_sample", "merge_translations", "monthly_cost", "parallel_sample_info",
     "parse_translations_csv", "premium", "price_age_days", "prices_from_records",
-    "prices_to_records", "published_comparison", "summarize", "translations_csv",
+    "prices_to_records", "published_comparison", "split_marks", "summarize", "translations_csv",
     # BPE playground (issue 3)
     "BPEError", "BPEModel", "BPEOptions", "BPEPreset", "BPETokenizer", "BPETrainer", "BPE_PRESETS",
     "MARKER_PRESETS", "MergeEncoder", "MergeStep", "PairCount", "Probe", "SYMBOL_KINDS", "TIE_BREAKS",

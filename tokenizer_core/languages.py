@@ -26,6 +26,7 @@ import json
 import math
 import re
 import statistics
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import cache
@@ -341,7 +342,17 @@ def languages_from_records(
             continue
         seen[key] = i
         out.append(lang)
-    return out, problems
+    return _unique_names(out), problems
+
+
+def _unique_names(languages: list[Language]) -> list[Language]:
+    """Charts label languages by name: a repeated name gets its code added ("Hindi (hi-x)")."""
+    counts: dict[str, int] = {}
+    for lang in languages:
+        counts[lang.name.casefold()] = counts.get(lang.name.casefold(), 0) + 1
+    return [
+        replace(l, name=f"{l.name} ({l.code})") if counts[l.name.casefold()] > 1 else l for l in languages
+    ]
 
 
 def record_code(record: Mapping[str, object], *, known: Sequence[Language] = ()) -> str:
@@ -473,6 +484,13 @@ def parse_translations_csv(
                     f"{MAX_CSV_LANGUAGES} languages at a time."
                 )
 
+            if any(c.strip() for c in row[len(header) :]):
+                problems.append(
+                    f"Line {line} ({_at(row, li).strip() or 'no name'}): {len(row)} cells where the "
+                    f"first line names {len(header)} columns, so the row was skipped. Put a text that "
+                    'contains the separator in double quotes ("like, this").'
+                )
+                continue
             records.append({
                 "language": _at(row, li), "text": _at(row, ti), "code": _at(row, ci),
                 "script": _at(row, si), "whitespace_words": _at(row, wi) or None, "_line": line,
@@ -606,12 +624,16 @@ def language_table(
     """
     base_lang = check_base(languages, base)
     seen: set[str] = set()
+    names: set[str] = set()
     for lang in languages:
         if not lang.text.strip():
             raise LanguageError(f"{lang.name} has no text: type its translation or leave the language out.")
         if lang.code in seen:
             raise LanguageError(f"The code {lang.code!r} is used twice: each language needs its own code.")
+        if lang.name in names:
+            raise LanguageError(f"Two languages are named {lang.name!r}: give them different names.")
         seen.add(lang.code)
+        names.add(lang.name)
     texts = [l.text for l in languages]
     counts = {t.info.id: t.count_many(texts) for t in tokenizers}
     base_index = languages.index(base_lang)
@@ -722,6 +744,15 @@ def language_rows_csv(rows: Sequence[LanguageRow]) -> str:
 
 
 # ---------------------------------------------------------------------------------- HTML
+
+
+def split_marks(segments: Sequence[Segment]) -> int:
+    """How many segments start with a combining mark, i.e. a token boundary cut a vowel sign or
+    accent from its letter (the browser then draws it on a dotted circle ◌).
+
+    ``split_marks(load_builtin("r50k_base").segments("नमस्ते"))`` is > 0; ``split_marks([]) -> 0``.
+    """
+    return sum(1 for s in segments if s.text and unicodedata.category(s.text[0]).startswith("M"))
 
 _DIRECTIONS = ("ltr", "rtl", "auto")
 
