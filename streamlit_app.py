@@ -11,6 +11,7 @@ def main() -> None:
         st.Page("pages/counter.py", title="Token counter", icon=":material/calculate:", url_path="counter", default=True),
         st.Page("pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
         st.Page("pages/languages.py", title="Language costs", icon=":material/translate:", url_path="languages"),
+        st.Page("pages/identifiers.py", title="Code identifiers", icon=":material/code:", url_path="identifiers"),
     ]
     nav = st.navigation(pages)
     st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")

@@ -1,0 +1,526 @@
+"""Code identifiers: what names and code layout cost in tokens, per tokenizer."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import (
+    CODE_EXTENSIONS,
+    CODE_LANGUAGES,
+    CODE_SAMPLES,
+    LAYOUT_DEFINITIONS,
+    MAX_VIEW_CHARS,
+    MAX_VIEW_LINES,
+    SEED_VOCAB,
+    STYLES,
+    TARGET_STYLES,
+    TEXT_EXTENSIONS,
+    GreedyTokenizer,
+    GreedyVocabError,
+    IdentifierAnalysis,
+    IdentifierRow,
+    InputError,
+    Tokenizer,
+    analyse_identifiers,
+    code_heatmap_html,
+    code_view_window,
+    cost_legend_html,
+    decode_text,
+    detect_code_language,
+    escape_markdown,
+    extract_identifiers,
+    filter_rows,
+    greedy_split,
+    identifier_records,
+    identifiers_csv,
+    layout_costs,
+    lex_code,
+    load_code_sample,
+    naming_costs,
+    parse_vocab,
+    pieces_html,
+    rewrite_costs,
+    split_identifier,
+    split_table_html,
+    style_summary,
+)
+from tokenizer_core.charts.identifiers import (
+    indentation_chart,
+    kind_share_chart,
+    layout_breakdown_chart,
+    rewrite_chart,
+    style_tokens_chart,
+    top_identifiers_chart,
+)
+from ui.state import get_tokenizers
+from ui.widgets import show_unavailable, text_source, tokenizer_select
+
+AUTO = "auto"
+MAX_CODE_CHARS = 1_000_000
+SPLIT_ROWS = 60
+SAMPLES = {label: (lambda label=label: load_code_sample(label)[0]) for label in CODE_SAMPLES}
+EXTENSIONS = tuple(dict.fromkeys((*TEXT_EXTENSIONS, *CODE_EXTENSIONS)))
+SEED_EXAMPLES = {  # the seed's four printed splits (tokenization seed, greedy example)
+    "def calculate_total(items):": ["def", "calc", "ulate", "_", "total", "(", "items", ")", ":"],
+    "getUserById(id)": ["get", "User", "By", "Id", "(", "id", ")"],
+    "response.json()": ["response", ".", "json", "(", ")"],
+    "qx9_zz": ["q", "x", "9", "_", "z", "z"],
+}
+SORTS = {
+    "tokens per character": lambda r: (-r.tokens_per_char, -r.length, r.name),
+    "tokens in the whole file": lambda r: (-sum(c.context_total for c in r.costs), r.name),
+    "tokens alone": lambda r: (-sum(c.alone_tokens for c in r.costs), r.name),
+    "occurrences": lambda r: (-r.occurrences, r.name),
+    "name": lambda r: r.name.lower(),
+}
+TABS = ["Identifiers", "Code view", "Naming styles", "Layout", "Teaching mode"]
+
+
+# ------------------------------------------------------------------ cached work
+
+
+@st.cache_data(max_entries=24, show_spinner="Reading identifiers and counting tokens...")
+def cached_analysis(
+    code: str, language: str, ids: tuple[str, ...], strings: bool, comments: bool, _toks: list[Tokenizer]
+) -> IdentifierAnalysis:
+    extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)
+    return analyse_identifiers(code, extraction, _toks)
+
+
+@st.cache_data(max_entries=32, show_spinner="Drawing the code...")
+def cached_code_view(
+    code: str, language: str, ids: tuple[str, ...], strings: bool, comments: bool,
+    tokenizer_id: str, first: int, last: int, _toks: list[Tokenizer],
+) -> str:  # fmt: skip
+    analysis = cached_analysis(code, language, ids, strings, comments, _toks)
+    lexed = lex_code(code, language)
+    extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments, lexed=lexed)
+    k = analysis.tokenizer_ids.index(tokenizer_id)
+    return code_heatmap_html(
+        code, extraction.occurrences, analysis.occurrence_tokens[tokenizer_id],
+        alone={r.name: r.costs[k].alone_tokens for r in analysis.rows}, first_line=first, last_line=last,
+        lexed=lexed, tokenizer_name=analysis.tokenizer_names[k], words={r.name: r.words for r in analysis.rows},
+    )  # fmt: skip
+
+
+@st.cache_data(max_entries=16, show_spinner="Re-indenting and re-counting the file...")
+def cached_layout(code: str, language: str, ids: tuple[str, ...], _toks: list[Tokenizer]):
+    return layout_costs(code, lex_code(code, language), _toks)
+
+
+@st.cache_data(max_entries=16, show_spinner="Rewriting every name in each style and re-counting...")
+def cached_rewrites(code: str, language: str, ids: tuple[str, ...], _toks: list[Tokenizer]):
+    return rewrite_costs(code, extract_identifiers(code, language), _toks)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_naming(name: str, ids: tuple[str, ...], _toks: list[Tokenizer]):
+    return naming_costs(name, _toks)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def sample_languages() -> dict[str, str]:
+    return {text: lang for text, lang in (load_code_sample(label) for label in CODE_SAMPLES)}
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def uploaded_name(code: str) -> str | None:
+    """The uploaded file's name, if the text area still holds exactly that file."""
+    file = st.session_state.get("identifiers_upload")
+    if file is None:
+        return None
+    try:
+        return file.name if decode_text(file.getvalue(), filename=file.name) == code else None
+    except InputError:
+        return None
+
+
+def resolve_language(code: str) -> tuple[str, str]:
+    choice = st.session_state.get("identifiers_language", AUTO)
+    if choice != AUTO and choice in CODE_LANGUAGES:
+        return choice, "chosen by you"
+    sample = sample_languages().get(code)
+    if sample:
+        return sample, "the sample's language"
+    return detect_code_language(code, filename=uploaded_name(code))
+
+
+def greedy_vocab() -> tuple[tuple[str, ...], str | None]:
+    """The teaching vocabulary from its text area (the seed's if it does not parse)."""
+    text = st.session_state.get("identifiers_greedy_vocab")
+    if text is None:
+        return SEED_VOCAB, None
+    try:
+        return parse_vocab(text), None
+    except GreedyVocabError as exc:
+        return SEED_VOCAB, str(exc)
+
+
+def options_row() -> tuple[list[str], bool, bool, bool]:
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    with c1:
+        ids = tokenizer_select("identifiers_tokenizers")
+    with c2:
+        st.selectbox(
+            "Language", [AUTO, *CODE_LANGUAGES], key="identifiers_language",
+            format_func=lambda k: "Detect (file name, then content)" if k == AUTO else CODE_LANGUAGES[k].name,
+            help="Detected from the uploaded file's name, else guessed from the code. Choose it if the guess is wrong.",
+        )  # fmt: skip
+    t1, t2, t3 = st.columns([1, 1, 2])
+    strings = t1.toggle("Count words in strings", key="identifiers_strings",
+                        help="Off: text inside string literals is skipped, as it is not code.")  # fmt: skip
+    comments = t2.toggle("Count words in comments", key="identifiers_comments",
+                         help="Off: comments are skipped. Keywords never count as identifiers.")  # fmt: skip
+    greedy = t3.toggle(
+        "Compare with the teaching tokenizer", key="identifiers_add_greedy",
+        help="Adds the seed's greedy longest-match tokenizer (its vocabulary is in the Teaching mode tab).",
+    )
+    return ids, strings, comments, greedy
+
+
+def summary_metrics(code: str, analysis: IdentifierAnalysis) -> None:
+    lines = code.count("\n") + (0 if code.endswith("\n") else 1)
+    n = len(analysis.tokenizer_ids)
+    cols = st.columns(3 + min(n, 4))
+    cols[0].metric("Lines", f"{lines:,}")
+    cols[1].metric("Identifiers", f"{len(analysis.rows):,}", help="Distinct names")
+    cols[2].metric("Uses", f"{analysis.occurrences:,}", help="Occurrences of all the names")
+    for k, (tid, name) in enumerate(zip(analysis.tokenizer_ids, analysis.tokenizer_names)):
+        col = cols[3 + k % 4] if k < 4 else st.columns(4)[k % 4]
+        col.metric(
+            f"{name} tokens", f"{analysis.file_tokens[tid]:,}",
+            f"{100 * analysis.identifier_share(tid):.1f}% on names", delta_color="off", delta_arrow="off",
+            help="Tokens of the whole file. The share counts each token once, for the most important kind of "
+            "character it covers (an identifier character first).",
+        )  # fmt: skip
+
+
+# ------------------------------------------------------------------ tabs
+
+
+def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
+    f1, f2, f3, f4, f5 = st.columns([3, 3, 1.3, 1.3, 2], vertical_alignment="bottom")
+    query = f1.text_input("Filter", key="identifiers_filter", placeholder="part of a name or word, e.g. user")
+    styles = f2.multiselect("Styles", list(STYLES), key="identifiers_styles", placeholder="all styles")
+    min_chars = int(f3.number_input(
+        "Min. length", 1, 200, 3, key="identifiers_min_chars",
+        help="Names shorter than this are hidden. One- and two-letter names (i, x, db) cost one token and so "
+        "always top a tokens-per-character sort; set 1 to see them.",
+    ))  # fmt: skip
+    min_occ = int(f4.number_input("Min. uses", 1, 100_000, 1, key="identifiers_min_occ"))
+    sort = f5.selectbox("Sort by", list(SORTS), key="identifiers_sort")
+    b1, b2 = st.columns([1, 3])
+    builtins = b1.toggle("Show builtins", value=True, key="identifiers_builtins",
+                         help="print, len, console, String, COUNT... are identifiers but not yours.")  # fmt: skip
+    rows = [r for r in filter_rows(analysis.rows, query=query, styles=styles, min_occurrences=min_occ,
+                                   include_builtins=builtins) if r.length >= min_chars]  # fmt: skip
+    rows.sort(key=SORTS[sort])
+    b2.caption(
+        f"{len(rows):,} of {len(analysis.rows):,} identifiers, sorted by {sort}. **tokens** = the name alone; "
+        "**in code** = average tokens where it stands, with the space or punctuation before it."
+    )
+    if not rows:
+        st.info("No identifier matches these filters.", icon=":material/filter_alt_off:")
+        return
+    records = identifier_records(analysis, rows)
+    df = pd.DataFrame(records)
+    config = {
+        "identifier": st.column_config.TextColumn("identifier", pinned=True),
+        "tokens/char": st.column_config.NumberColumn("tokens/char", format="%.2f"),
+    }
+    for tid, name in zip(analysis.tokenizer_ids, analysis.tokenizer_names):
+        config[f"{tid} tokens"] = st.column_config.NumberColumn(f"{name} tokens")
+        config[f"{tid} in code"] = st.column_config.NumberColumn(f"{name} in code", format="%.2f")
+        config[f"{tid} split"] = st.column_config.TextColumn(f"{name} split")
+        config[f"{tid} aligned"] = st.column_config.CheckboxColumn(f"{name} aligned",
+                                                                   help="No token boundary inside a word")  # fmt: skip
+    event = st.dataframe(
+        df, hide_index=True, column_config=config, height=380, key="identifiers_table",
+        on_select="rerun", selection_mode="single-row",
+    )  # fmt: skip
+    picked = (getattr(event, "selection", None) or {}).get("rows", []) if event is not None else []
+    if picked and picked[0] < len(rows) and st.session_state.get("identifiers_picked") != rows[picked[0]].name:
+        st.session_state["identifiers_picked"] = rows[picked[0]].name
+        st.session_state["identifiers_inspect"] = rows[picked[0]].name
+    st.download_button(
+        "Download this table (CSV)", identifiers_csv(analysis, rows), file_name="identifiers.csv", mime="text/csv",
+        icon=":material/download:", key="identifiers_csv",
+    )  # fmt: skip
+
+    st.subheader("The most expensive names")
+    top_n = st.slider("Identifiers in the chart (from the top of the table)", 5, 40, 15, key="identifiers_top_n")
+    st.altair_chart(top_identifiers_chart(rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n),
+                    width="stretch")  # fmt: skip
+    st.subheader("Coloured token splits")
+    mode = st.segmented_control(
+        "Split of", ["the name alone", "the name in the code"], default="the name alone", key="identifiers_split_mode",
+        help="In the code: the tokens at the first use, with the space (⋅) or punctuation merged before it.",
+    ) or "the name alone"  # fmt: skip
+    st.html(split_table_html(rows, analysis.tokenizer_ids, analysis.tokenizer_names,
+                             context=mode != "the name alone", max_rows=SPLIT_ROWS))  # fmt: skip
+    shown = f"The first {SPLIT_ROWS} rows of the table are drawn. " if len(rows) > SPLIT_ROWS else ""
+    st.caption(shown + "Colours follow the token ids (same token, same colour); ✂ marks a token boundary inside a "
+               "word. Hover a piece for its id.")  # fmt: skip
+    inspect_section(rows, analysis, toks)
+
+
+def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
+    st.subheader("One identifier up close")
+    names = [r.name for r in rows]
+    if st.session_state.get("identifiers_inspect") not in names:
+        st.session_state["identifiers_inspect"] = names[0]
+    name = st.selectbox("Identifier", names, key="identifiers_inspect",
+                        help="Or click a row of the table above.")  # fmt: skip
+    row = next(r for r in rows if r.name == name)
+    split = split_identifier(name)
+    st.markdown(
+        f"`{escape_markdown(name)}` · **{row.style}** · words: "
+        + (" · ".join(f"`{escape_markdown(w)}`" for w in split.words) or "none")
+        + f" · {row.occurrences:,} use{'s' if row.occurrences != 1 else ''}, first on line {row.first_line}"
+        + (" · builtin" if row.builtin else "")
+    )
+    table = ['<table style="border-collapse:collapse;font-size:0.88rem">',
+             "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
+             "<th style='text-align:left;padding:3px 10px'>alone</th>"
+             "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"
+             "<th style='text-align:left;padding:3px 10px'>aligned with words</th></tr>"]  # fmt: skip
+    for c, label in zip(row.costs, analysis.tokenizer_names):
+        aligned = "yes" if c.aligned else f"no: {c.words_cut} word{'s' if c.words_cut != 1 else ''} cut"
+        table.append(
+            f"<tr><td style='padding:3px 10px'>{html.escape(label)}</td>"
+            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.alone)} <b>{c.alone_tokens}</b></td>"
+            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.context)} <b>{c.context_first}</b></td>"
+            f"<td style='padding:3px 10px'>{aligned}</td></tr>"
+        )
+    table.append("</table>")
+    st.html("".join(table))
+    naming_table(name, toks, caption=f"`{escape_markdown(name)}` in every naming style")
+
+
+def naming_table(name: str, toks: list[Tokenizer], *, caption: str) -> None:
+    costs = cached_naming(name, tuple(t.id for t in toks), toks)
+    records = []
+    for c in costs:
+        rec: dict[str, object] = {"style": c.style + (" (as written)" if c.original else ""), "name": c.text}
+        for t in toks:
+            rec[f"{t.info.name}"] = c.tokens[t.id]
+            rec[f"{t.info.name} after a space"] = c.tokens_after_space[t.id]
+        records.append(rec)
+    st.markdown(caption)
+    st.dataframe(pd.DataFrame(records), hide_index=True)
+    if len(costs) == 1:
+        st.caption("A single word reads the same in every style except for its case.")
+    st.caption("kebab-case is a valid name only in shell, CSS, Lisp and URLs; it is shown for comparison.")
+
+
+def code_view_tab(code: str, language: str, ids: tuple, strings: bool, comments: bool,
+                  analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:  # fmt: skip
+    lines = max(1, code.count("\n") + (0 if code.endswith("\n") else 1))
+    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+    tid = c1.selectbox("Colour by the tokens of", list(analysis.tokenizer_ids), key="identifiers_view_tok",
+                       format_func=dict(zip(analysis.tokenizer_ids, analysis.tokenizer_names)).get)  # fmt: skip
+    start = int(c2.number_input(f"Start at line (of {lines:,})", 1, max(1, lines), 1, key="identifiers_view_line"))
+    first, last = code_view_window(code, start)
+    last = min(last, lines)
+    st.html(cost_legend_html())
+    st.html(cached_code_view(code, language, ids, strings, comments, tid, first, last, toks))
+    more = (f" At most {MAX_VIEW_LINES:,} lines (about {MAX_VIEW_CHARS:,} characters) are drawn at once so the "
+            "page stays fast: change the start line to move.") if (first > 1 or last < lines) else ""  # fmt: skip
+    st.caption(
+        f"Lines {first:,}–{last:,} of {lines:,}.{more} Each name is coloured by what it costs where it stands "
+        "(tokens overlapping it, so a leading space or dot merged into its first token counts). "
+        "Comments are grey and strings blue; hover a name for details."
+    )
+
+
+def styles_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
+    builtins = st.session_state.get("identifiers_builtins", True)
+    summaries = style_summary(analysis, include_builtins=builtins)
+    c1, c2 = st.columns(2)
+    with c1:
+        if summaries:
+            st.altair_chart(style_tokens_chart(summaries, analysis.tokenizer_ids, analysis.tokenizer_names),
+                            width="stretch")  # fmt: skip
+            st.caption("Mean tokens of a name alone in each style found in the code. Styles differ in length "
+                       "too: hover a bar for the mean characters and tokens per character.")  # fmt: skip
+        else:
+            st.info("No identifiers in code to group by style.")
+    with c2:
+        rewrites = cached_rewrites(code, language, ids, toks)
+        st.altair_chart(rewrite_chart(rewrites, analysis.tokenizer_ids, analysis.tokenizer_names), width="stretch")
+        st.caption(
+            "Every identifier of two or more words in the code (builtins left alone) rewritten in one style, and "
+            "the whole file counted again. A what-if for counting: the result need not compile."
+        )
+    st.dataframe(
+        pd.DataFrame([{"style": r.style, "names renamed": r.renamed,
+                       **{n: r.tokens[t] for t, n in zip(analysis.tokenizer_ids, analysis.tokenizer_names)}}
+                      for r in rewrites]),
+        hide_index=True,
+    )  # fmt: skip
+    st.subheader("Try a name")
+    typed = st.text_input("Identifier", value="get_user_by_id", key="identifiers_try_name", max_chars=200)
+    name = "_".join(typed.split())
+    if not name:
+        st.info("Type an identifier to see it in every naming style.")
+    elif not split_identifier(name).words:
+        st.warning("That name has no letters or digits to rewrite. Try e.g. get_user_by_id.")
+    else:
+        note = " (spaces read as word breaks)" if name != typed.strip() else ""
+        naming_table(name, toks, caption=f"`{escape_markdown(name)}`{note} in every naming style")
+
+
+def layout_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
+    report = cached_layout(code, language, ids, toks)
+    stats = report.stats
+    cols = st.columns(5)
+    cols[0].metric("Indentation", stats.indentation.describe())
+    cols[1].metric("Lines", f"{stats.lines:,}")
+    cols[2].metric("Blank lines", f"{stats.blank_lines:,}")
+    cols[3].metric("Comment-only lines", f"{stats.comment_lines:,}")
+    cols[4].metric("Docstrings", f"{stats.docstrings:,}")
+    c1, c2 = st.columns(2)
+    c1.altair_chart(layout_breakdown_chart(report, analysis.tokenizer_names), width="stretch")
+    c2.altair_chart(indentation_chart(report, analysis.tokenizer_names), width="stretch")
+    st.altair_chart(kind_share_chart(analysis), width="stretch")
+    with st.expander("How these numbers are measured", icon=":material/functions:", expanded=True):
+        st.markdown(
+            "Every figure is a difference of two exact token counts of whole files:\n\n"
+            "- **comments contribute** = tokens(file) − tokens(file *without comments*)\n"
+            "- **docstrings contribute** = tokens(file) − tokens(file *without docstrings*) (Python)\n"
+            "- **blank lines contribute** = tokens(file) − tokens(file *without blank lines*)\n"
+            "- **indentation contributes** = tokens(file) − tokens(file with *no indentation*)\n"
+            "- **re-indented**: the level of a line = leading tabs + leading spaces ÷ the detected unit "
+            f"({stats.indentation.describe()}); each level rewritten as a tab, 2 or 4 spaces, leftover "
+            "alignment spaces kept.\n"
+            "- **where the tokens go**: each token counts once, for the most important kind of character it "
+            "covers (identifier > keyword > string > comment > number > punctuation > whitespace), so the "
+            "kinds add up to the file's tokens.\n\n"
+            "Each variant is made from the original file on its own, so the contributions overlap a little "
+            "(a comment's indentation is in both) and need not add up.\n\n"
+            + "\n".join(f"- *{escape_markdown(k)}*: {escape_markdown(v)}" for k, v in LAYOUT_DEFINITIONS.items())
+        )
+    pivot = pd.DataFrame(report.records()).pivot(index="variant", columns="tokenizer", values="tokens")
+    pivot = pivot.reindex([v for v in report.tokens]).rename(
+        columns=dict(zip(analysis.tokenizer_ids, analysis.tokenizer_names))
+    )
+    st.dataframe(pivot, column_config={"variant": "File"})
+
+
+def teaching_tab(toks: list[Tokenizer]) -> None:
+    st.markdown(
+        "The tokenization seed explains subwords with a tiny tokenizer: cut the text into letter runs, digit "
+        "runs and single symbols, then at each position take **the longest piece in the vocabulary** (ignoring "
+        "case); a character no piece starts with is a token on its own. Edit the vocabulary and see the splits change."
+    )
+    if "identifiers_greedy_vocab" not in st.session_state:
+        st.session_state["identifiers_greedy_vocab"] = "\n".join(SEED_VOCAB)
+
+    def reset() -> None:
+        st.session_state["identifiers_greedy_vocab"] = "\n".join(SEED_VOCAB)
+
+    c1, c2 = st.columns([1, 2])
+    with c1:
+        st.text_area("Vocabulary (one piece per line)", key="identifiers_greedy_vocab", height=300)
+        st.button("Reset to the seed's vocabulary", key="identifiers_greedy_reset", on_click=reset,
+                  icon=":material/restart_alt:")  # fmt: skip
+    vocab, error = greedy_vocab()
+    with c2:
+        if error:
+            st.error(f"{escape_markdown(error)}. Using the seed's vocabulary until it is fixed.", icon=":material/error:")
+        text = st.text_input("Text", value="def calculate_total(items):", key="identifiers_greedy_text", max_chars=2_000)
+        greedy = GreedyTokenizer(vocab)
+        result = greedy_split(text, vocab)
+        st.html(f'<div class="tw-greedy" style="font-family:monospace;font-size:1.05rem;line-height:2">'
+                f"{pieces_html(greedy.segments(text), show_whitespace=True)}</div>")  # fmt: skip
+        st.markdown(f"**{len(text)} characters → {result.count} tokens** ({result.unknown} unknown characters)"
+                    if text else "Type some text to split.")  # fmt: skip
+        if text and toks:
+            st.caption("The same text in the real tokenizers: " + ", ".join(
+                f"{escape_markdown(t.info.name)} {t.count(text)}" for t in toks))  # fmt: skip
+        if result.steps:
+            st.dataframe(
+                pd.DataFrame([{"position": s.pos, "chunk": s.chunk, "piece": s.piece,
+                               "in vocabulary": s.known, "lengths tried": s.tried} for s in result.steps[:500]]),
+                hide_index=True, height=220,
+            )  # fmt: skip
+    st.markdown("**The seed's four examples** with this vocabulary")
+    rows = []
+    for sample, expected in SEED_EXAMPLES.items():
+        pieces = list(greedy_split(sample, vocab).pieces)
+        rows.append({"text": sample, "characters": len(sample), "tokens": len(pieces), "pieces": " | ".join(pieces),
+                     "as printed in the seed": " | ".join(expected), "same as the seed": pieces == expected})  # fmt: skip
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+
+# ------------------------------------------------------------------ page
+
+st.title("Code identifiers")
+st.caption(
+    "What your names and your code layout cost in tokens, for each tokenizer: every identifier split into "
+    "words and tokens, snake_case vs camelCase, comments, indentation and blank lines."
+)
+code = text_source(
+    "identifiers", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=260, extensions=EXTENSIONS,
+    label="Code", placeholder="Paste source code: Python, TypeScript, JavaScript, Go, Rust, Java, C, C++, C#, SQL, shell...",
+)  # fmt: skip
+ids, strings, comments, add_greedy = options_row()
+toks, errors = get_tokenizers(ids)
+show_unavailable(errors)
+if add_greedy:
+    vocab, _err = greedy_vocab()
+    toks = [*toks, GreedyTokenizer(vocab)]
+tok_ids = tuple(t.id for t in toks)
+
+analysis: IdentifierAnalysis | None = None
+language = ""
+if not toks:
+    st.info("Choose at least one tokenizer above.", icon=":material/arrow_upward:")
+elif not code.strip():
+    st.info("Paste code, upload a source file or load a sample to see what its names cost.", icon=":material/code:")
+elif len(code) > MAX_CODE_CHARS:
+    st.error(
+        f"The code has {len(code):,} characters; this page analyses up to {MAX_CODE_CHARS:,} (about 30,000 lines). "
+        "Paste one file or a part of it. Your text is kept above.", icon=":material/block:",
+    )  # fmt: skip
+else:
+    language, reason = resolve_language(code)
+    st.caption(f"Language: **{CODE_LANGUAGES[language].name}** ({escape_markdown(reason)}). "
+               "Choose another above if this is wrong.")  # fmt: skip
+    analysis = cached_analysis(code, language, tok_ids, strings, comments, toks)
+    for note in analysis.notes:
+        st.warning(escape_markdown(note), icon=":material/warning:")
+    if not analysis.rows:
+        st.info("No identifiers found in this code (keywords, strings and comments are not identifiers).",
+                icon=":material/search_off:")  # fmt: skip
+    summary_metrics(code, analysis)
+
+tabs = st.tabs(TABS, key="identifiers_tab", on_change="rerun")
+for tab, label in zip(tabs, TABS):
+    if not tab.open:
+        continue
+    with tab:
+        if label == "Teaching mode":
+            teaching_tab(toks)
+        elif analysis is None:
+            st.info("Nothing to show yet: add code above.", icon=":material/code:")
+        elif label == "Identifiers":
+            if analysis.rows:
+                identifiers_tab(analysis, toks)
+            else:
+                st.info("No identifiers to list.")
+        elif label == "Code view":
+            code_view_tab(code, language, tok_ids, strings, comments, analysis, toks)
+        elif label == "Naming styles":
+            styles_tab(code, language, tok_ids, analysis, toks)
+        elif label == "Layout":
+            layout_tab(code, language, tok_ids, analysis, toks)
+st.caption(
+    "Keywords are never identifiers; builtins (print, len, console, String, COUNT...) are, and can be hidden. "
+    f"Naming styles: {', '.join(TARGET_STYLES)}, single word and mixed."
+)

@@ -1,0 +1,5 @@
+const userName: string = "ada";
+const greetingText = `Hello ${userName}, hiddenTemplateText
+function neverReached(argValue: number) {
+  return argValue;
+}

@@ -1,0 +1,515 @@
+"""What identifiers cost in tokens, per tokenizer: alone, in context, and in other styles.
+
+Definitions (the page shows them):
+
+* **alone**: the tokens of the name as a text of its own (``tok.segments(name)``).
+* **in the code**: the tokens of the whole file whose characters overlap the name's span, so a
+  leading space or punctuation merged into the first token (`` calc``, ``.json``, ``(items``)
+  is included, and the count is exactly what the name costs where it stands. The table shows the
+  average over the name's occurrences; the split shown is that of its first occurrence.
+* **tokens per character**: tokens alone ÷ characters, averaged over the chosen tokenizers; the
+  table is sorted by it, most expensive first.
+* **aligned**: no token boundary falls strictly inside one of the name's words (a token may span
+  several words or a separator: ``_total`` is fine, ``calc|ulate`` is not). ``words cut`` is the
+  number of words with a boundary inside.
+* **identifier share**: each token of the file is counted once, for the highest-ranked kind of
+  character it covers: identifier > keyword > string > comment > number > punctuation >
+  whitespace. So `` calculate`` and ``(items`` count as identifier tokens, and the kinds add up
+  to the file's total.
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from statistics import mean
+
+from ..encoders import Tokenizer
+from ..segments import Segment
+from .extract import CODE, Extraction
+from .lexer import COMMENT, IDENTIFIER, KEYWORD, NUMBER, OTHER, PUNCT, STRING, LexResult
+from .styles import SINGLE, STYLES, TARGET_STYLES, WordSplit, classify_style, convert_style, split_identifier
+
+WHITESPACE = "whitespace"
+# attribution order: a token covering several kinds of character counts for the first one here
+KIND_PRIORITY: tuple[str, ...] = (IDENTIFIER, KEYWORD, STRING, COMMENT, NUMBER, PUNCT, OTHER, WHITESPACE)
+# per-character codes: higher wins; whitespace (text outside every lexeme) is 0
+_PRIORITY_CODE = {k: len(KIND_PRIORITY) - 1 - i for i, k in enumerate(KIND_PRIORITY)}
+_CODE_KIND = {v: k for k, v in _PRIORITY_CODE.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizerCost:
+    """One identifier under one tokenizer.
+
+    Splits are kept compact (piece texts and their token ids) so cached results load fast;
+    `alone` and `context` rebuild them as Segments for display.
+    """
+
+    tokenizer_id: str
+    pieces: tuple[str, ...]  # the name alone, cut into whole-character segments
+    piece_ids: tuple[tuple[int, ...], ...]
+    alone_tokens: int
+    context_pieces: tuple[str, ...]  # the file's segments overlapping the first occurrence
+    context_ids: tuple[tuple[int, ...], ...]
+    context_first: int  # tokens at the first occurrence
+    context_total: int  # tokens over all occurrences
+    aligned: bool
+    words_cut: int
+    context_aligned: bool
+
+    @property
+    def alone(self) -> list[Segment]:
+        return _as_segments(self.pieces, self.piece_ids)
+
+    @property
+    def context(self) -> list[Segment]:
+        return _as_segments(self.context_pieces, self.context_ids)
+
+
+def _as_segments(pieces: Sequence[str], ids: Sequence[tuple[int, ...]]) -> list[Segment]:
+    out, pos = [], 0
+    for text, tids in zip(pieces, ids):
+        out.append(Segment(pos, pos + len(text), tids, text, text.encode("utf-8", "surrogatepass")))
+        pos += len(text)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class IdentifierRow:
+    """One distinct name of the file with its cost under every chosen tokenizer."""
+
+    name: str
+    occurrences: int
+    first_line: int
+    first_col: int
+    builtin: bool
+    where: str
+    style: str
+    words: tuple[str, ...]
+    costs: tuple[TokenizerCost, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.name)
+
+    @property
+    def tokens_per_char(self) -> float:
+        """Tokens alone ÷ characters, averaged over tokenizers (the sort key)."""
+        if not self.costs or not self.name:
+            return 0.0
+        return mean(c.alone_tokens for c in self.costs) / len(self.name)
+
+    def cost(self, tokenizer_id: str) -> TokenizerCost:
+        for c in self.costs:
+            if c.tokenizer_id == tokenizer_id:
+                return c
+        raise KeyError(f"{tokenizer_id!r} was not among the analysed tokenizers")
+
+
+@dataclass(frozen=True, slots=True)
+class IdentifierAnalysis:
+    """Everything the identifier table, the code view and the share figures need."""
+
+    language: str
+    tokenizer_ids: tuple[str, ...]
+    tokenizer_names: tuple[str, ...]
+    rows: tuple[IdentifierRow, ...]  # most expensive first (tokens per character)
+    file_tokens: dict[str, int]
+    kind_tokens: dict[str, dict[str, int]]  # tokenizer -> kind -> tokens (adds up to file_tokens)
+    occurrences: int
+    notes: tuple[str, ...] = field(default=())
+    lexer: str = ""
+    # tokenizer -> tokens in the code of each occurrence, in the extraction's order
+    occurrence_tokens: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def identifier_share(self, tokenizer_id: str) -> float:
+        """Share of the file's tokens spent on identifiers (see the module docstring)."""
+        total = self.file_tokens.get(tokenizer_id, 0)
+        return self.kind_tokens[tokenizer_id].get(IDENTIFIER, 0) / total if total else 0.0
+
+    def row(self, name: str) -> IdentifierRow:
+        for r in self.rows:
+            if r.name == name:
+                return r
+        raise KeyError(f"{name!r} is not an identifier of this code")
+
+
+def token_cuts(segments: Iterable[Segment], start: int, end: int) -> list[int]:
+    """Token boundaries strictly inside [start, end), relative to `start`.
+
+    ``token_cuts(segs_of("calc|ulate"), 0, 9) -> [4]``
+    """
+    return sorted({s.end - start for s in segments if start < s.end < end})
+
+
+def word_alignment(split: WordSplit, cuts: Iterable[int]) -> tuple[bool, int]:
+    """(aligned, words cut): does any cut fall strictly inside a word?
+
+    ``word_alignment(split_identifier("calculate_total"), [4, 9, 10]) -> (False, 1)``
+    """
+    cuts = sorted(cuts)
+    cut_words = 0
+    for s, e in split.spans:
+        k = bisect.bisect_right(cuts, s)
+        if k < len(cuts) and cuts[k] < e:
+            cut_words += 1
+    return cut_words == 0, cut_words
+
+
+class _FileTokens:
+    """The file's segments with prefix sums, to count the tokens overlapping any span fast."""
+
+    def __init__(self, segments: list[Segment]) -> None:
+        self.segments = segments
+        self.starts = [s.start for s in segments]
+        self.ends = [s.end for s in segments]
+        self.prefix = [0]
+        for s in segments:
+            self.prefix.append(self.prefix[-1] + len(s.ids))
+
+    @property
+    def total(self) -> int:
+        return self.prefix[-1]
+
+    def overlapping(self, start: int, end: int) -> tuple[int, int]:
+        """Index range [i, j) of the segments overlapping [start, end)."""
+        i = bisect.bisect_right(self.ends, start)
+        j = bisect.bisect_left(self.starts, end)
+        return i, max(i, j)
+
+    def tokens(self, start: int, end: int) -> int:
+        i, j = self.overlapping(start, end)
+        return self.prefix[j] - self.prefix[i]
+
+
+def kind_map(code: str, lexed: LexResult) -> bytearray:
+    """One priority code per character (see KIND_PRIORITY); 0 means whitespace."""
+    arr = bytearray(len(code))
+    for x in lexed.lexemes:
+        p = _PRIORITY_CODE[x.kind]
+        arr[x.start : x.end] = bytes([p]) * (x.end - x.start)
+    return arr
+
+
+def attribute_tokens(segments: Sequence[Segment], kinds: bytearray) -> dict[str, int]:
+    """Tokens per kind: each segment's tokens go to the highest-priority kind it covers.
+
+    The values add up to the number of tokens in `segments`.
+    """
+    out = dict.fromkeys(KIND_PRIORITY, 0)
+    for s in segments:
+        if not s.ids:
+            continue
+        p = max(kinds[s.start : s.end], default=0)
+        out[_CODE_KIND[p]] += len(s.ids)
+    return out
+
+
+def analyse_identifiers(
+    code: str,
+    extraction: Extraction,
+    tokenizers: Sequence[Tokenizer],
+    *,
+    file_segments: dict[str, list[Segment]] | None = None,
+) -> IdentifierAnalysis:
+    """Cost of every distinct identifier of `extraction` under each tokenizer.
+
+    Rows are sorted most expensive first: tokens per character, then total tokens in the code,
+    then name. `file_segments` (tokenizer id -> segments of `code`) may be passed to reuse work.
+    """
+    occ_by_name: dict[str, list] = {}
+    for o in extraction.occurrences:
+        occ_by_name.setdefault(o.name, []).append(o)
+    names = list(occ_by_name)
+    kinds = kind_map(code, extraction.lex)
+    file_tokens: dict[str, int] = {}
+    kind_tokens: dict[str, dict[str, int]] = {}
+    occurrence_tokens: dict[str, tuple[int, ...]] = {}
+    per_tok: list[dict[str, TokenizerCost]] = []
+    splits = {n: split_identifier(n) for n in names}
+    for tok in tokenizers:
+        segs = (file_segments or {}).get(tok.id)
+        if segs is None:
+            segs = tok.segments(code)
+        ft = _FileTokens(segs)
+        file_tokens[tok.id] = ft.total
+        kind_tokens[tok.id] = attribute_tokens(segs, kinds)
+        occurrence_tokens[tok.id] = tuple(ft.tokens(o.start, o.end) for o in extraction.occurrences)
+        costs: dict[str, TokenizerCost] = {}
+        for name in names:
+            occs = occ_by_name[name]
+            alone = tok.segments(name)
+            first = occs[0]
+            i, j = ft.overlapping(first.start, first.end)
+            context = segs[i:j]
+            total = sum(ft.tokens(o.start, o.end) for o in occs)
+            aligned, cut = word_alignment(splits[name], token_cuts(alone, 0, len(name)))
+            ctx_aligned, _ = word_alignment(
+                _shifted(splits[name], first.end - first.start, name), token_cuts(context, first.start, first.end)
+            )
+            costs[name] = TokenizerCost(
+                tokenizer_id=tok.id,
+                pieces=tuple(x.text for x in alone),
+                piece_ids=tuple(x.ids for x in alone),
+                alone_tokens=sum(len(x.ids) for x in alone),
+                context_pieces=tuple(x.text for x in context),
+                context_ids=tuple(x.ids for x in context),
+                context_first=ft.tokens(first.start, first.end),
+                context_total=total,
+                aligned=aligned,
+                words_cut=cut,
+                context_aligned=ctx_aligned,
+            )
+        per_tok.append(costs)
+    rows = []
+    for name in names:
+        occs = occ_by_name[name]
+        wheres = {o.where for o in occs}
+        rows.append(
+            IdentifierRow(
+                name=name,
+                occurrences=len(occs),
+                first_line=occs[0].line,
+                first_col=occs[0].col,
+                builtin=occs[0].builtin,
+                where=CODE if CODE in wheres else sorted(wheres)[0],
+                style=classify_style(name),
+                words=splits[name].words,
+                costs=tuple(c[name] for c in per_tok),
+            )
+        )
+    rows.sort(key=lambda r: (-r.tokens_per_char, -sum(c.context_total for c in r.costs), r.name))
+    return IdentifierAnalysis(
+        language=extraction.language,
+        tokenizer_ids=tuple(t.id for t in tokenizers),
+        tokenizer_names=tuple(t.info.name for t in tokenizers),
+        rows=tuple(rows),
+        file_tokens=file_tokens,
+        kind_tokens=kind_tokens,
+        occurrences=len(extraction.occurrences),
+        notes=extraction.notes,
+        lexer=extraction.lexer,
+        occurrence_tokens=occurrence_tokens,
+    )
+
+
+def _shifted(split: WordSplit, span_len: int, name: str) -> WordSplit:
+    """The word split in the coordinates of the occurrence (same unless the name was unescaped)."""
+    if span_len == len(name):
+        return split
+    return WordSplit(split.name, split.prefix, split.words, split.suffix, ((0, span_len),))
+
+
+# ------------------------------------------------------------------ naming conventions
+
+
+@dataclass(frozen=True, slots=True)
+class NamingCost:
+    """One rewrite of a name and its tokens per tokenizer (alone and after a space)."""
+
+    style: str
+    text: str
+    tokens: dict[str, int]
+    tokens_after_space: dict[str, int]
+    original: bool
+
+
+def naming_costs(name: str, tokenizers: Sequence[Tokenizer]) -> list[NamingCost]:
+    """The name in each target style with its token counts.
+
+    ``[c.text for c in naming_costs("getUserById", toks)]`` ->
+    ``['get_user_by_id', 'getUserById', 'GetUserById', 'get-user-by-id', 'GET_USER_BY_ID']``.
+    A name with fewer than two words gives one row per distinct spelling only.
+    """
+    out: list[NamingCost] = []
+    seen: set[str] = set()
+    for style in TARGET_STYLES:
+        text = convert_style(name, style)
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append(
+            NamingCost(
+                style=style,
+                text=text,
+                tokens={t.id: t.count(text) for t in tokenizers},
+                tokens_after_space={t.id: t.count(" " + text) for t in tokenizers},
+                original=text == name,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StyleSummary:
+    """Average tokens (alone) of the file's identifiers in one naming style, per tokenizer."""
+
+    style: str
+    identifiers: int
+    occurrences: int
+    mean_tokens: dict[str, float]
+    mean_chars: float
+
+
+def style_summary(analysis: IdentifierAnalysis, *, include_builtins: bool = True) -> list[StyleSummary]:
+    """Per naming style present in the code: how many names, and their mean tokens alone."""
+    groups: dict[str, list[IdentifierRow]] = {}
+    for r in analysis.rows:
+        if r.where != CODE or (r.builtin and not include_builtins):
+            continue
+        groups.setdefault(r.style, []).append(r)
+    out = []
+    for style in STYLES:
+        rows = groups.get(style)
+        if not rows:
+            continue
+        out.append(
+            StyleSummary(
+                style=style,
+                identifiers=len(rows),
+                occurrences=sum(r.occurrences for r in rows),
+                mean_tokens={
+                    tid: mean(r.costs[k].alone_tokens for r in rows) for k, tid in enumerate(analysis.tokenizer_ids)
+                },
+                mean_chars=mean(r.length for r in rows),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteCost:
+    """Tokens of the whole file with every multi-word identifier written in one style."""
+
+    style: str
+    renamed: int  # distinct names that changed
+    tokens: dict[str, int]
+
+
+def rewrite_code(code: str, extraction: Extraction, style: str, *, include_builtins: bool = False) -> tuple[str, int]:
+    """The code with each multi-word identifier (in code, builtins left alone) in `style`.
+
+    Returns (new code, distinct names changed). ``rewrite_code("get_user_by_id(x)", ext,
+    "camelCase")[0] -> 'getUserById(x)'``. A what-if for counting: the result may not compile
+    (kebab-case is not a valid name in most languages, and two names may collide).
+    """
+    parts: list[str] = []
+    pos = 0
+    changed: set[str] = set()
+    cache: dict[str, str] = {}
+    for o in extraction.occurrences:
+        if o.where != CODE or (o.builtin and not include_builtins):
+            continue
+        new = cache.get(o.name)
+        if new is None:
+            split = split_identifier(o.name)
+            new = convert_style(o.name, style) if len(split.words) >= 2 else o.name
+            cache[o.name] = new
+        if new == o.name or code[o.start : o.end] != o.name:
+            continue
+        parts.append(code[pos : o.start])
+        parts.append(new)
+        pos = o.end
+        changed.add(o.name)
+    parts.append(code[pos:])
+    return "".join(parts), len(changed)
+
+
+def rewrite_costs(code: str, extraction: Extraction, tokenizers: Sequence[Tokenizer]) -> list[RewriteCost]:
+    """File tokens as written, then with all multi-word names in each target style."""
+    out = [RewriteCost("as written", 0, {t.id: t.count(code) for t in tokenizers})]
+    for style in TARGET_STYLES:
+        text, changed = rewrite_code(code, extraction, style)
+        out.append(RewriteCost(style, changed, {t.id: t.count(text) for t in tokenizers}))
+    return out
+
+
+# ------------------------------------------------------------------ table and CSV
+
+
+def identifier_records(
+    analysis: IdentifierAnalysis, rows: Sequence[IdentifierRow] | None = None, *, split_separator: str = "|"
+) -> list[dict[str, object]]:
+    """One flat dict per identifier (all rows, or the given subset), columns in display order.
+
+    Per tokenizer: ``<id> tokens`` (alone), ``<id> in code`` (average per occurrence, leading
+    space or punctuation included), ``<id> split`` (pieces alone joined by `split_separator`),
+    ``<id> aligned``.
+    """
+    records = []
+    for r in analysis.rows if rows is None else rows:
+        rec: dict[str, object] = {
+            "identifier": r.name,
+            "occurrences": r.occurrences,
+            "style": r.style,
+            "words": " ".join(r.words),
+            "chars": r.length,
+            "tokens/char": round(r.tokens_per_char, 3),
+        }
+        for tid, c in zip(analysis.tokenizer_ids, r.costs):
+            rec[f"{tid} tokens"] = c.alone_tokens
+            rec[f"{tid} in code"] = round(c.context_total / r.occurrences, 2) if r.occurrences else 0.0
+            rec[f"{tid} split"] = split_separator.join(c.pieces)
+            rec[f"{tid} aligned"] = c.aligned
+        rec["first line"] = r.first_line
+        rec["builtin"] = r.builtin
+        rec["found in"] = r.where
+        records.append(rec)
+    return records
+
+
+def identifiers_csv(analysis: IdentifierAnalysis, rows: Sequence[IdentifierRow] | None = None) -> str:
+    """CSV of the identifier table (all rows, or the given subset), UTF-8 text with a header."""
+    records = identifier_records(analysis, rows)
+    buf = io.StringIO()
+    if not records:
+        buf.write("identifier,occurrences,style,words\n")
+        return buf.getvalue()
+    writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return buf.getvalue()
+
+
+def filter_rows(
+    rows: Iterable[IdentifierRow],
+    *,
+    query: str = "",
+    styles: Iterable[str] = (),
+    min_occurrences: int = 1,
+    include_builtins: bool = True,
+    where: Iterable[str] = (),
+) -> list[IdentifierRow]:
+    """Rows matching a case-insensitive substring, styles, minimum count, builtins and origin.
+
+    ``filter_rows(rows, query="user", styles=["camelCase"])``; empty `styles`/`where` mean all.
+    """
+    q = query.strip().lower()
+    styles = set(styles)
+    wheres = set(where)
+    out = []
+    for r in rows:
+        if q and q not in r.name.lower() and q not in " ".join(r.words).lower():
+            continue
+        if styles and r.style not in styles:
+            continue
+        if r.occurrences < min_occurrences:
+            continue
+        if r.builtin and not include_builtins:
+            continue
+        if wheres and r.where not in wheres:
+            continue
+        out.append(r)
+    return out
+
+
+__all__ = [
+    "KIND_PRIORITY", "IdentifierAnalysis", "IdentifierRow", "NamingCost", "RewriteCost", "SINGLE",
+    "StyleSummary", "TokenizerCost", "analyse_identifiers", "attribute_tokens", "filter_rows",
+    "identifier_records", "identifiers_csv", "kind_map", "naming_costs", "rewrite_code",
+    "rewrite_costs", "style_summary", "token_cuts", "word_alignment",
+]  # fmt: skip

@@ -1,0 +1,222 @@
+"""HTML for the identifier page: code with names coloured by cost, coloured token splits.
+
+Pure functions; every piece of code, name and token text is escaped with `html.escape`, so
+``<img src=x onerror=alert(1)>`` in the code shows as text. Output is self-contained (inline
+styles, no scripts) for `st.html`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+from ..render import token_background, visible_whitespace
+from ..segments import Segment
+from .costs import IdentifierRow
+from .extract import CODE, Occurrence
+from .lexer import COMMENT, STRING, LexResult, line_starts
+
+# token count -> background (1 token is cheap, 5+ expensive)
+COST_COLOURS: tuple[tuple[int, str, str], ...] = (
+    (1, "#d3f9d8", "1 token"),
+    (2, "#fff3bf", "2 tokens"),
+    (3, "#ffd8a8", "3 tokens"),
+    (4, "#ffa8a8", "4 tokens"),
+    (5, "#f783ac", "5 or more"),
+)
+MAX_VIEW_LINES = 400
+MAX_VIEW_CHARS = 60_000
+
+_BOX = (
+    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.85rem;"
+    "line-height:1.55;color:#1f2328;background:#ffffff;border:1px solid #d0d7de;border-radius:6px;"
+    "padding:0.5rem 0;max-height:36rem;overflow:auto"
+)
+_LINE_NO = "display:inline-block;width:3.6em;padding-right:0.8em;text-align:right;color:#8c959f;user-select:none"
+_MUTED = {COMMENT: "color:#6e7781;font-style:italic", STRING: "color:#0a3069"}
+
+
+def cost_colour(tokens: int) -> str:
+    """Background for an identifier costing `tokens`: ``cost_colour(1) -> '#d3f9d8'``."""
+    colour = COST_COLOURS[0][1]
+    for threshold, c, _ in COST_COLOURS:
+        if tokens >= threshold:
+            colour = c
+    return colour
+
+
+def cost_legend_html() -> str:
+    """Colour swatches for the code view."""
+    cells = "".join(
+        f'<span style="display:inline-block;margin-right:0.9rem"><span style="background:{c};'
+        f'border:1px solid #d0d7de;border-radius:3px;padding:0 0.45rem;margin-right:0.3rem">&nbsp;</span>'
+        f"{html.escape(label)}</span>"
+        for _, c, label in COST_COLOURS
+    )
+    return f'<div style="font-size:0.8rem;color:#57606a;margin:0.2rem 0">{cells}</div>'
+
+
+def code_view_window(code: str, first_line: int, *, max_lines: int = MAX_VIEW_LINES,
+                     max_chars: int = MAX_VIEW_CHARS) -> tuple[int, int]:  # fmt: skip
+    """The lines [first, last] (1-based, inclusive) the code view draws from `first_line`.
+
+    At most `max_lines` lines and about `max_chars` characters (at least one line).
+    ``code_view_window("a\\nb\\nc", 2, max_lines=1) -> (2, 2)``
+    """
+    starts = line_starts(code)
+    total = len(starts)
+    first = min(max(1, first_line), total)
+    last = min(total, first + max(1, max_lines) - 1)
+    begin = starts[first - 1]
+    while last > first:
+        end = starts[last] if last < total else len(code)
+        if end - begin <= max_chars:
+            break
+        last = first + (last - first) // 2
+    return first, last
+
+
+def code_heatmap_html(
+    code: str,
+    occurrences: Sequence[Occurrence],
+    occurrence_tokens: Sequence[int],
+    *,
+    alone: Mapping[str, int] | None = None,
+    first_line: int = 1,
+    last_line: int | None = None,
+    lexed: LexResult | None = None,
+    tokenizer_name: str = "",
+    words: Mapping[str, Sequence[str]] | None = None,
+) -> str:
+    """The code from `first_line` to `last_line` with line numbers, identifiers coloured by cost.
+
+    `occurrence_tokens[k]` is what `occurrences[k]` costs where it stands (tokens overlapping
+    it; see costs.py), so the same name can differ between places. Only occurrences found in
+    code are coloured. With `lexed`, comments are grey and strings blue. Hovering a name shows
+    its cost there, alone (from `alone`) and its words. Use `code_view_window` to keep the
+    window small on big files.
+    """
+    if not code:
+        return f'<div style="{_BOX};padding:0.6rem"><em>Nothing to show: the code is empty.</em></div>'
+    starts = line_starts(code)
+    total = len(starts)
+    first = min(max(1, first_line), total)
+    last = total if last_line is None else min(max(first, last_line), total)
+    begin = starts[first - 1]
+    stop = starts[last] - 1 if last < total else len(code)  # without the newline ending `last`
+    marks: list[tuple[int, int, str, str]] = []  # (start, end, style, title)
+    if lexed is not None:
+        for x in lexed.lexemes:
+            if x.kind in _MUTED and x.end > begin and x.start < stop:
+                marks.append((x.start, x.end, _MUTED[x.kind], ""))
+    unit = f" ({tokenizer_name})" if tokenizer_name else ""
+    for o, n in zip(occurrences, occurrence_tokens):
+        if o.where != CODE or o.end <= begin or o.start >= stop:
+            continue
+        title = f"{o.name}: {n} token{'s' if n != 1 else ''} here{unit}"
+        if alone and o.name in alone:
+            title += f", {alone[o.name]} alone"
+        if words and words.get(o.name):
+            title += " · words: " + " | ".join(words[o.name])
+        style = f"background:{cost_colour(n)};border-radius:3px;box-shadow:inset 0 -1px 0 #0000001f"
+        marks.append((o.start, o.end, style, title))
+    # identifiers inside a string (template literals, f-strings) must win over the string colour
+    marks.sort(key=lambda m: (m[0], m[3] == ""))
+    esc = html.escape
+    out = [f'<div class="tw-code" style="{_BOX}">']
+    line_no = first
+    pos = begin
+
+    def emit_text(a: int, b: int, style: str = "", title: str = "") -> None:
+        nonlocal line_no
+        chunk = code[a:b]
+        pieces = chunk.split("\n")
+        for k, piece in enumerate(pieces):
+            if k:
+                out.append("</div>")
+                line_no += 1
+                out.append(_line_open(line_no))
+            if piece:
+                body = esc(piece.replace("\t", "    "))
+                if style:
+                    t = f' title="{esc(title)}"' if title else ""
+                    out.append(f'<span style="{style}"{t}>{body}</span>')
+                else:
+                    out.append(body)
+
+    out.append(_line_open(line_no))
+    for start, end, style, title in marks:
+        start, end = max(start, begin), min(end, stop)
+        if start < pos:  # nested inside an earlier mark (an identifier in a string): split it
+            if title:
+                continue
+            start = pos
+        if start >= end:
+            continue
+        emit_text(pos, start)
+        emit_text(start, end, style, title)
+        pos = end
+    emit_text(pos, stop)
+    out.append("</div></div>")
+    return "".join(out)
+
+
+def _line_open(n: int) -> str:
+    return f'<div style="white-space:pre;padding:0 0.8rem 0 0"><span style="{_LINE_NO}">{n}</span>'
+
+
+def pieces_html(segments: Sequence[Segment], *, show_whitespace: bool = True) -> str:
+    """Inline coloured spans for a few segments (one identifier's split).
+
+    Colours come from the token ids (same as every other page); a segment without tokens is grey.
+    """
+    esc = html.escape
+    parts = []
+    for seg in segments:
+        text = visible_whitespace(seg.text) if show_whitespace else seg.text
+        bg = token_background(seg.ids) if seg.ids else "transparent"
+        ids = ", ".join(map(str, seg.ids)) or "no token"
+        parts.append(
+            f'<span style="background:{bg};border-radius:3px;padding:1px 2px;margin-right:2px" '
+            f'title="{esc(ids)}">{esc(text)}</span>'
+        )
+    return "".join(parts)
+
+
+def split_table_html(
+    rows: Sequence[IdentifierRow],
+    tokenizer_ids: Sequence[str],
+    tokenizer_names: Sequence[str],
+    *,
+    context: bool = False,
+    max_rows: int = 60,
+) -> str:
+    """A table: each identifier with its coloured token split and count under each tokenizer.
+
+    `context` shows the split at the first occurrence in the code (with the leading space or
+    punctuation, shown as ⋅ for a space) instead of the name alone.
+    """
+    esc = html.escape
+    cell = "padding:4px 10px;border-bottom:1px solid #eaeef2;vertical-align:top;white-space:nowrap"
+    head = "".join(f'<th style="{cell};text-align:left">{esc(n)}</th>' for n in tokenizer_names)
+    out = [
+        '<div class="tw-splits" style="overflow:auto;max-height:32rem;border:1px solid #d0d7de;border-radius:6px">'
+        '<table style="border-collapse:collapse;font-size:0.85rem;width:100%">'
+        f'<thead style="position:sticky;top:0;background:#f6f8fa"><tr><th style="{cell};text-align:left">'
+        f"identifier</th>{head}</tr></thead><tbody>"
+    ]
+    index = {tid: k for k, tid in enumerate(tokenizer_ids)}
+    mono = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace"
+    for r in rows[:max_rows]:
+        tds = []
+        for tid in tokenizer_ids:
+            c = r.costs[index[tid]]
+            segs = c.context if context else c.alone
+            n = c.context_first if context else c.alone_tokens
+            mark = "" if c.aligned else ' <span title="a token boundary cuts a word" style="color:#cf222e">✂</span>'
+            tds.append(f'<td style="{cell};{mono}">{pieces_html(segs)} <b>{n}</b>{mark}</td>')
+        out.append(f'<tr><td style="{cell};{mono}">{esc(r.name)}</td>{"".join(tds)}</tr>')
+    out.append("</tbody></table></div>")
+    if not rows:
+        return '<div class="tw-splits"><em>No identifiers match.</em></div>'
+    return "".join(out)
