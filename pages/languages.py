@@ -130,6 +130,7 @@ def texts_section() -> tuple[list[Language], list[str]]:
         "Texts: edit any language, add your own, or upload your translations", icon=":material/edit_note:"
     ):
         st.caption(
+            "Every text must say the same thing as the others: the premium compares the same content. "
             "Edit a cell to change a text; add a row (at the bottom) for another language. Code and "
             "script are optional for a new language: the script, reading direction and whether "
             "words are separated by spaces are detected from its text."
@@ -143,20 +144,15 @@ def texts_section() -> tuple[list[Language], list[str]]:
             "for a file in the right format.",
         )  # fmt: skip
         with c2:
-            b1, b2 = st.columns(2)
-            b1.button(
-                "Reset to the bundled sample",
-                key="languages_reset",
-                on_click=_on_reset_texts,
-                icon=":material/restart_alt:",
-            )
+            st.button(
+                "Reset to the bundled sample", key="languages_reset", on_click=_on_reset_texts,
+                icon=":material/restart_alt:", width="stretch",
+            )  # fmt: skip
             if TABLE_PREV in st.session_state:
-                b2.button(
-                    "Restore the table you had before",
-                    key="languages_restore",
-                    on_click=_on_restore_texts,
-                    icon=":material/undo:",
-                )
+                st.button(
+                    "Restore the table you had before", key="languages_restore",
+                    on_click=_on_restore_texts, icon=":material/undo:", width="stretch",
+                )  # fmt: skip
         if msg := st.session_state.get("languages_csv_error"):
             st.error(escape_markdown(msg) + " The table below is unchanged.", icon=":material/block:")
         if msg := st.session_state.get("languages_csv_notice"):
@@ -169,7 +165,7 @@ def texts_section() -> tuple[list[Language], list[str]]:
             df, key=EDITOR, num_rows="dynamic", hide_index=True, width="stretch", height=420,
             column_config={
                 "code": st.column_config.TextColumn("Code", help="ISO 639 code, e.g. hi. Optional for a new language.", width="small"),
-                "language": st.column_config.TextColumn("Language", required=True, width="small"),
+                "language": st.column_config.TextColumn("Language", required=True, width="medium"),
                 "script": st.column_config.TextColumn("Script", help="Detected from the text when empty.", width="small"),
                 "whitespace_words": st.column_config.CheckboxColumn(
                     "Spaces between words", help="Off for scripts written without spaces between words "
@@ -179,9 +175,15 @@ def texts_section() -> tuple[list[Language], list[str]]:
                 "text": st.column_config.TextColumn("Text", width="large", help="The same content in this language."),
             },
         )  # fmt: skip
-    records = edited.to_dict("records")
-    st.session_state["languages_current"] = records
-    return languages_from_records(records, known=sample())
+        records = edited.to_dict("records")
+        st.session_state["languages_current"] = records
+        languages, problems = languages_from_records(records, known=sample())
+        st.download_button(
+            "Download the texts (CSV, the upload format)", translations_csv(languages),
+            file_name="translations.csv", mime="text/csv", icon=":material/download:",
+            key="languages_texts_csv", disabled=not languages,
+        )  # fmt: skip
+    return languages, problems
 
 
 def _keep_valid(key: str, options: list[str], *, default: list[str], add_new: bool = False) -> None:
@@ -429,7 +431,13 @@ def about_section() -> None:
             st.markdown(
                 "**Published premiums** (Petrov et al. 2023, FLORES-200, English base) next to this sample's:"
             )
-            st.dataframe(pd.DataFrame(published_comparison(rows)), hide_index=True)
+            st.dataframe(
+                pd.DataFrame(published_comparison(rows)), hide_index=True,
+                column_config={
+                    "published (FLORES-200)": st.column_config.NumberColumn(format="%.2f"),
+                    "this sample": st.column_config.NumberColumn(format="%.2f"),
+                },
+            )  # fmt: skip
             st.caption(
                 "One short passage is not FLORES-200: expect the same order of magnitude, not the same "
                 "figures. Their cl100k_base median over 203 languages is 2.26."
@@ -497,7 +505,3 @@ elif toks and base:
     )  # fmt: skip
     cost_section(chosen, base, base_name)
     pair_section(chosen, toks, rows, base)
-    st.download_button(
-        "Download the texts (CSV, the upload format)", translations_csv(chosen),
-        file_name="translations.csv", mime="text/csv", icon=":material/download:", key="languages_texts_csv",
-    )  # fmt: skip

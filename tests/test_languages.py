@@ -391,10 +391,11 @@ def test_csv_unquoted_separator_in_a_text_is_reported_not_guessed():
     data = "language,text\nHindi,नमस्ते, दुनिया\nGreek,Γειά σου,,\n".encode()
     res = parse_translations_csv(data, filename="t.csv")
     assert [l.name for l in res.languages] == ["Greek"]  # trailing empty cells are fine
-    assert res.problems == [
+    expected = (
         "Line 2 (Hindi): 3 cells where the first line names 2 columns, so the row was skipped. "
         'Put a text that contains the separator in double quotes ("like, this").'
-    ]
+    )
+    assert res.problems == [expected]
 
 
 def test_csv_with_no_usable_row_is_an_error():

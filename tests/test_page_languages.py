@@ -101,7 +101,9 @@ def test_changing_the_base_language_changes_every_premium(page, sample):
     assert not page.exception
     after = heatmap(page)
     assert after["Hindi", "cl100k_base"]["label"] == "1.00"
-    assert after["English", "cl100k_base"]["premium"] == pytest.approx(1 / before["Hindi", "cl100k_base"]["premium"])
+    assert after["English", "cl100k_base"]["premium"] == pytest.approx(
+        1 / before["Hindi", "cl100k_base"]["premium"]
+    )
     assert metric(page, "cl100k_base") == f"{expected_median(sample, 'cl100k_base', 'hi'):.2f}×"
     assert "Hindi" in json.loads(page.get("vega_lite_chart")[0].proto.spec)["title"]["text"]
 
@@ -146,7 +148,9 @@ def test_csv_upload_errors_leave_the_table_unchanged(page):
     assert not page.exception
     (err,) = [plain(e.value) for e in page.error]
     assert "mine.csv has no" in err and "language,text" in err and "unchanged" in err
-    page.file_uploader(key="languages_csv").upload("fr.csv", "language,text\nFrench,café\n".encode("latin-1"), "text/csv")
+    page.file_uploader(key="languages_csv").upload(
+        "fr.csv", "language,text\nFrench,café\n".encode("latin-1"), "text/csv"
+    )
     page.run()
     assert any("fr.csv is not UTF-8 text" in m for m in texts(page))
     page.file_uploader(key="languages_csv").upload("pic.csv", b"\x89PNG\r\n\x1a\n\x00\x00binary", "text/csv")
@@ -194,7 +198,9 @@ def test_monthly_cost_follows_the_formula(page, sample):
 def test_bad_price_rows_are_reported_and_skipped(page):
     page.session_state["languages_prices_editor"] = {
         "edited_rows": {0: {"input_per_million": -2.0}},
-        "added_rows": [{"model": "Mine", "tokenizer_id": None, "input_per_million": 1.0, "output_per_million": 1.0}],
+        "added_rows": [
+            {"model": "Mine", "tokenizer_id": None, "input_per_million": 1.0, "output_per_million": 1.0}
+        ],
         "deleted_rows": [],
     }
     page.run()

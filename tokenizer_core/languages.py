@@ -754,6 +754,7 @@ def split_marks(segments: Sequence[Segment]) -> int:
     """
     return sum(1 for s in segments if s.text and unicodedata.category(s.text[0]).startswith("M"))
 
+
 _DIRECTIONS = ("ltr", "rtl", "auto")
 
 

@@ -48,7 +48,7 @@ def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.Layer
             "tokenizer:N",
             sort=tok_order,
             title=None,
-            axis=alt.Axis(orient="top", labelAngle=0, labelLimit=84, labelOverlap=False),
+            axis=alt.Axis(orient="top", labelAngle=0, labelLimit=90, labelOverlap=False, labelPadding=6),
         ),
         y=alt.Y("language:N", sort=order, title=None, axis=alt.Axis(labelLimit=160)),
     )
@@ -71,7 +71,7 @@ def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.Layer
         color=alt.condition(f"datum.premium >= {_DARK_FROM}", alt.value("white"), alt.value("#1f2328")),
     )
     return (cells + labels).properties(
-        width=alt.Step(88),
+        width=alt.Step(96),
         height=alt.Step(22),
         title=alt.TitleParams(
             f"Token premium: tokens for the same content ÷ tokens in {base_name}",
