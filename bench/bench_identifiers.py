@@ -121,12 +121,11 @@ def core_rows(code: str, repeat: int) -> tuple[list[tuple[str, float]], str]:
 
 
 def page_rows(code: str, repeat: int) -> list[tuple[str, float]]:
-    import logging
-
     import streamlit as st
+    from streamlit import logger
     from streamlit.testing.v1 import AppTest
 
-    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    logger.set_log_level("error")  # AppTest runs in bare mode and says so on every run
     cold, warm, tabs = [], [], {}
     for _ in range(repeat):
         st.cache_data.clear()

@@ -25,7 +25,10 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from statistics import mean
+
+import numpy as np
 
 from ..encoders import Tokenizer
 from ..segments import Segment
@@ -167,9 +170,7 @@ class _FileTokens:
         self.segments = segments
         self.starts = [s.start for s in segments]
         self.ends = [s.end for s in segments]
-        self.prefix = [0]
-        for s in segments:
-            self.prefix.append(self.prefix[-1] + len(s.ids))
+        self.prefix = list(accumulate((len(s.ids) for s in segments), initial=0))
 
     @property
     def total(self) -> int:
@@ -186,26 +187,38 @@ class _FileTokens:
         return self.prefix[j] - self.prefix[i]
 
 
-def kind_map(code: str, lexed: LexResult) -> bytearray:
+def kind_map(code: str, lexed: LexResult) -> np.ndarray:
     """One priority code per character (see KIND_PRIORITY); 0 means whitespace."""
-    arr = bytearray(len(code))
+    arr = np.zeros(len(code), dtype=np.uint8)
     for x in lexed.lexemes:
-        p = _PRIORITY_CODE[x.kind]
-        arr[x.start : x.end] = bytes([p]) * (x.end - x.start)
+        arr[x.start : x.end] = _PRIORITY_CODE[x.kind]
     return arr
 
 
-def attribute_tokens(segments: Sequence[Segment], kinds: bytearray) -> dict[str, int]:
+def attribute_tokens(segments: Sequence[Segment], kinds: np.ndarray) -> dict[str, int]:
     """Tokens per kind: each segment's tokens go to the highest-priority kind it covers.
 
-    The values add up to the number of tokens in `segments`.
+    The values add up to the number of tokens in `segments`. Segments must be in order and
+    not overlap (as every Tokenizer.segments returns them).
     """
     out = dict.fromkeys(KIND_PRIORITY, 0)
-    for s in segments:
-        if not s.ids:
-            continue
-        p = max(kinds[s.start : s.end], default=0)
-        out[_CODE_KIND[p]] += len(s.ids)
+    spans = [(s.start, s.end, len(s.ids)) for s in segments if s.ids and s.end > s.start]
+    if not spans or not len(kinds):
+        return out
+    starts = np.fromiter((a for a, _, _ in spans), dtype=np.int64, count=len(spans))
+    ends = np.fromiter((b for _, b, _ in spans), dtype=np.int64, count=len(spans))
+    counts = np.fromiter((n for _, _, n in spans), dtype=np.int64, count=len(spans))
+    # maximum over each [start, end): reduceat over the start offsets, with gaps between
+    # segments (text without tokens) masked out so they never raise a segment's kind
+    covered = np.zeros(len(kinds) + 1, dtype=np.int64)
+    np.add.at(covered, starts, 1)
+    np.add.at(covered, ends, -1)
+    masked = np.where(np.cumsum(covered[:-1]) > 0, kinds, 0).astype(np.uint8)
+    best = np.maximum.reduceat(masked, starts)
+    totals = np.bincount(best, weights=counts, minlength=len(KIND_PRIORITY))
+    for code, total in enumerate(totals):
+        if total:
+            out[_CODE_KIND[code]] += int(total)
     return out
 
 

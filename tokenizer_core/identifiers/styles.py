@@ -32,6 +32,7 @@ letters or digits (``_``, ``__``, ``$``) is a single word with no words.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import regex
@@ -101,6 +102,7 @@ def _merge_digits(pieces: list[tuple[int, int]], part: str) -> list[tuple[int, i
     return out
 
 
+@functools.lru_cache(maxsize=65_536)
 def split_identifier(name: str) -> WordSplit:
     """Words of an identifier by convention, with their offsets (rules in the module docstring).
 
@@ -132,6 +134,7 @@ def _cased(word: str) -> tuple[bool, bool]:
     return lower, upper
 
 
+@functools.lru_cache(maxsize=65_536)
 def classify_style(name: str) -> str:
     """One of STYLES: ``classify_style("getUserById") -> 'camelCase'``."""
     split = split_identifier(name)
@@ -170,6 +173,7 @@ def _capitalize(word: str) -> str:
     return word[0].upper() + word[1:].lower() if not word[0].isdigit() else word.lower()
 
 
+@functools.lru_cache(maxsize=65_536)
 def convert_style(name: str, style: str) -> str:
     """`name` rewritten in a target style, affixes kept. Acronyms become ordinary words.
 
