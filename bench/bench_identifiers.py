@@ -121,16 +121,25 @@ def core_rows(code: str, repeat: int) -> tuple[list[tuple[str, float]], str]:
 
 
 def page_rows(code: str, repeat: int) -> list[tuple[str, float]]:
+    import logging
+
     import streamlit as st
     from streamlit import logger
     from streamlit.testing.v1 import AppTest
 
-    logger.set_log_level("error")  # AppTest runs in bare mode and says so on every run
+    def quiet() -> None:  # AppTest runs in bare mode and says so on every run
+        logger.set_log_level("error")
+        for name in list(logging.root.manager.loggerDict):
+            if name.startswith("streamlit"):
+                logging.getLogger(name).setLevel(logging.ERROR)
+
+    quiet()
     cold, warm, tabs = [], [], {}
     for _ in range(repeat):
         st.cache_data.clear()
         at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=600)
         at.run()
+        quiet()
         at.switch_page("pages/identifiers.py").run()
         t0 = time.perf_counter()
         at.text_area(key="identifiers_text").input(code).run()

@@ -151,6 +151,19 @@ def test_teaching_tokenizer_joins_the_comparison(page):
     assert "greedy-seed tokens" in table(page).columns
 
 
+def test_every_builtin_tokenizer_at_once(page):
+    from tests.conftest import ALL_IDS
+
+    page.multiselect(key="identifiers_tokenizers").set_value(ALL_IDS)
+    page.toggle(key="identifiers_add_greedy").set_value(True)
+    run(page)
+    token_metrics = [m for m in page.metric if m.label.endswith(" tokens")]
+    assert len(token_metrics) == len(ALL_IDS) + 1
+    text, _ = load_code_sample("Python: inventory service")
+    assert metric(page, "Qwen 2.5 / 3 tokens") == f"{builtin('qwen').count(text):,}"
+    assert {f"{t} tokens" for t in ALL_IDS} <= set(table(page).columns)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
