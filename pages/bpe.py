@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from typing import TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -54,6 +56,7 @@ MAX_WORDS_SHOWN = 300
 TOP_N = 8
 CUSTOM = "custom"
 ss = st.session_state
+T = TypeVar("T")
 
 LIMITS = (
     f"Limits: a corpus of up to {MAX_CORPUS_CHARS:,} characters (a longer one is cut to its first "
@@ -125,6 +128,7 @@ def set_model(model: BPEModel, fp: str | None) -> None:
     ss["bpe_encoder"] = MergeEncoder(model)
     ss["bpe_fp"] = fp
     ss["bpe_step"] = min(1, model.n_merges)
+    ss["bpe_view_cache"] = {}
     ss.pop("bpe_reg_msg", None)
 
 
@@ -263,16 +267,16 @@ def step_controls(n: int) -> int:
     if int(ss.get("bpe_step", 0)) > n:
         ss["bpe_step"] = n
     k = int(ss.get("bpe_step", min(1, n)))
-    c1, c2, c3 = st.columns([2, 11, 2], vertical_alignment="bottom")
+    c1, c2, c3 = st.columns([2, 9, 2], vertical_alignment="bottom")
     c1.button("Previous", key="bpe_prev", on_click=shift_step, args=(-1, n), disabled=k <= 0,
-              icon=":material/chevron_left:", width="stretch")  # fmt: skip
+              width="stretch", help="One merge back")  # fmt: skip
     if n > 0:
         k = int(c2.slider("Merges applied (step k)", 0, n, key="bpe_step",
                           help="Everything below shows the corpus and the probe after the first k merges."))  # fmt: skip
     else:
         c2.caption("No merges were learned, so there is nothing to step through.")
     c3.button("Next", key="bpe_next", on_click=shift_step, args=(1, n), disabled=k >= n,
-              icon=":material/chevron_right:", width="stretch")  # fmt: skip
+              width="stretch", help="One merge forward")  # fmt: skip
     return k
 
 
@@ -300,13 +304,14 @@ def merge_detail(model: BPEModel, k: int) -> None:
     st.markdown(escape_markdown(explain_bpe_choice(model, step)))
     df = pd.DataFrame(bpe_candidate_rows(model, step))
     st.dataframe(
-        df.style.apply(_highlight_chosen, axis=1), hide_index=True, width="stretch",
+        df.style.apply(_highlight_chosen, axis=1), hide_index=True, width="content",
         column_config={
-            "place": st.column_config.NumberColumn("#", width="small"),
-            "pair": "Pair (left + right)",
-            "count": st.column_config.NumberColumn("Count", format="localized"),
-            "chosen": st.column_config.CheckboxColumn("Merged"),
-            "tied": st.column_config.CheckboxColumn("Tied for top"),
+            "place": st.column_config.NumberColumn("#", width=40),
+            "pair": st.column_config.TextColumn("Pair (left + right)", width=150),
+            "count": st.column_config.NumberColumn("Count", format="localized", width=76),
+            "chosen": st.column_config.CheckboxColumn("Merged", width=70),
+            "tied": st.column_config.CheckboxColumn("Tied", width=56, help="Shares the top count"),
+            "first seen": st.column_config.TextColumn("First seen", width=210),
         },
     )  # fmt: skip
 
@@ -318,12 +323,14 @@ def merge_table(model: BPEModel, k: int) -> None:
         st.caption("No merge applied yet: step forward.")
         return
     st.dataframe(
-        pd.DataFrame(rows), hide_index=True, width="stretch", height=min(38 + 35 * len(rows), 320),
+        pd.DataFrame(rows), hide_index=True, width="content", height=min(35 * (len(rows) + 1) + 3, 360),
         column_config={
-            "rank": st.column_config.NumberColumn("Rank", width="small"),
-            "left": "Left", "right": "Right", "new": "New symbol",
-            "id": st.column_config.NumberColumn("Token id", width="small"),
-            "count": st.column_config.NumberColumn("Count", format="localized"),
+            "rank": st.column_config.NumberColumn("Rank", width=56),
+            "left": st.column_config.TextColumn("Left", width=72),
+            "right": st.column_config.TextColumn("Right", width=72),
+            "new": st.column_config.TextColumn("New symbol", width=96),
+            "count": st.column_config.NumberColumn("Count", format="localized", width=80),
+            "id": st.column_config.NumberColumn("Token id", width=72),
         },
     )  # fmt: skip
 
@@ -334,6 +341,16 @@ def encoder_for(model: BPEModel) -> MergeEncoder:
         enc = MergeEncoder(model)
         ss["bpe_encoder"] = enc
     return enc
+
+
+def session_cached(key: tuple, compute: Callable[[], T]) -> T:
+    """Results for the current model, kept in this session only (they show the user's corpus)."""
+    cache: dict = ss.setdefault("bpe_view_cache", {})
+    if key not in cache:
+        if len(cache) >= 48:
+            cache.pop(next(iter(cache)))
+        cache[key] = compute()
+    return cache[key]
 
 
 def words_section(model: BPEModel, k: int) -> None:
@@ -347,7 +364,10 @@ def words_section(model: BPEModel, k: int) -> None:
         "Order", ["corpus", "frequent"], key="bpe_words_order", default="corpus",
         format_func={"corpus": "Corpus order", "frequent": "Most frequent"}.get,
     ) or "corpus"  # fmt: skip
-    views = bpe_words_at_step(model, k, max_words=MAX_WORDS_SHOWN, order=order, encoder=encoder_for(model))
+    views = session_cached(
+        ("words", k, order),
+        lambda: bpe_words_at_step(model, k, max_words=MAX_WORDS_SHOWN, order=order, encoder=encoder_for(model)),
+    )
     shown = f"all {len(views):,}" if len(views) == len(model.words) else f"{len(views):,} of {len(model.words):,}"
     c1.caption(
         f"Showing {shown} distinct words, each with its count. The corpus is "
@@ -368,7 +388,7 @@ def probe_section(model: BPEModel, k: int) -> None:
     if not text:
         st.caption("Type something to see how the merges split it.")
         return
-    result = probe_bpe(model, text, step=k, encoder=encoder_for(model))
+    result = session_cached(("probe", k, text), lambda: probe_bpe(model, text, step=k, encoder=encoder_for(model)))
     st.caption(escape_markdown(bpe_tokens_summary(result)))
     st.html(segments_html(list(result.segments), show_whitespace=True))
     st.html(legend_html([("hover", "token ids, bytes and offsets"), ("⋅ → ↵", "space, tab, newline")]))
@@ -540,11 +560,8 @@ if model is not None:
     st.subheader("Step through the merges")
     k = step_controls(model.n_merges)
     charts(model, k)
-    left, right = st.columns([3, 2])
-    with left:
-        merge_detail(model, k)
-    with right:
-        merge_table(model, k)
+    merge_detail(model, k)
+    merge_table(model, k)
     words_section(model, k)
     probe_section(model, k)
 st.divider()

@@ -300,10 +300,9 @@ def count_words(
     if pretokenizer != WHITESPACE and pretokenizer not in PATTERNS:
         raise BPEError(f"unknown pre-tokenizer {pretokenizer!r}; use 'whitespace' or one of {list(PATTERNS)}")
     counts: Counter[str] = Counter()
-    findall = str.split if pretokenizer == WHITESPACE else _compiled(pretokenizer).findall
     done = 0
     for piece in split_for_batch(text, chunk_chars):
-        counts.update(findall(piece))
+        counts.update(piece.split() if pretokenizer == WHITESPACE else _compiled(pretokenizer).findall(piece))
         done += len(piece)
         if progress is not None:
             progress(done, len(text))

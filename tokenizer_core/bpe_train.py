@@ -229,39 +229,38 @@ class BPETrainer:
         postings = where.pop(pid, ())
         for wi in postings:
             w = words[wi]
-            n = len(w)
-            try:
-                i = w.index(a)
-            except ValueError:
+            m = w.count(a)
+            if not m:
                 continue
+            n = len(w)
             f = freqs[wi]
-            out = w[:i]
-            hit = False
-            while i < n:
-                s = w[i]
-                if s == a and i + 1 < n and w[i + 1] == b:
-                    hit = True
-                    if out:
-                        p = out[-1]
-                        counts[(p << shift) | a] -= f
-                        k = (p << shift) | c
-                        counts[k] += f
-                        where[k].add(wi)
-                        added.add(k)
-                    if i + 2 < n:
-                        q = w[i + 2]
-                        counts[(b << shift) | q] -= f
-                        k = (c << shift) | q
-                        counts[k] += f
-                        where[k].add(wi)
-                        added.add(k)
-                    out.append(c)
-                    sites += f
-                    i += 2
-                else:
-                    out.append(s)
-                    i += 1
-            if hit:
+            out: list[int] = []
+            done = 0  # w[:done] is already copied to out (or merged)
+            i = -1
+            for _ in range(m):
+                i = w.index(a, i + 1)
+                if i < done or i + 1 >= n or w[i + 1] != b:
+                    continue  # inside the previous site (a == b), or not followed by b
+                out.extend(w[done:i])
+                if out:
+                    p = out[-1]
+                    counts[(p << shift) | a] -= f
+                    k = (p << shift) | c
+                    counts[k] += f
+                    where[k].add(wi)
+                    added.add(k)
+                if i + 2 < n:
+                    q = w[i + 2]
+                    counts[(b << shift) | q] -= f
+                    k = (c << shift) | q
+                    counts[k] += f
+                    where[k].add(wi)
+                    added.add(k)
+                out.append(c)
+                sites += f
+                done = i + 2
+            if done:
+                out.extend(w[done:])
                 words[wi] = out
                 changed += 1
         counts.pop(pid, None)

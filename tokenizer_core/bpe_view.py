@@ -80,7 +80,7 @@ def explain_bpe_choice(model: BPEModel, step: MergeStep) -> str:
                 f"({bpe_pair_label(cands[1].left, cands[1].right)}) with {cands[1].count:,}."
             )
         return f"{chosen} was the only pair left, with {step.count:,} occurrences."
-    n = f"at least {step.tied}" if step.tied_more else str(step.tied)
+    n = f"At least {step.tied}" if step.tied_more else str(step.tied)
     rule = model.options.tie_break
     runner = cands[1]
     runner_label = f"({bpe_pair_label(runner.left, runner.right)})"
@@ -121,12 +121,12 @@ def bpe_candidate_rows(model: BPEModel, step: MergeStep) -> list[dict]:
 
 
 def bpe_merge_rows(model: BPEModel, k: int | None = None) -> list[dict]:
-    """The merge table up to merge `k`: rank, left, right, new symbol, token id, count."""
+    """The merge table up to merge `k`: rank, left, right, new symbol, count, token id."""
     steps = model.steps if k is None else model.steps[: max(0, k)]
     return [
         {
             "rank": s.rank, "left": bpe_symbol_label(s.left), "right": bpe_symbol_label(s.right),
-            "new": bpe_symbol_label(s.new), "id": s.token_id, "count": s.count,
+            "new": bpe_symbol_label(s.new), "count": s.count, "id": s.token_id,
         }
         for s in steps
     ]  # fmt: skip
