@@ -63,7 +63,8 @@ def top_identifiers_chart(
             color=alt.Color("tokenizer:N", title="Tokenizer"),
             tooltip=["identifier:N", "tokenizer:N", "tokens:Q", "split:N", "chars:Q", "occurrences:Q"],
         )
-        .properties(height=max(80, n * (8 + 9 * len(tokenizer_ids))), title=f"Tokens per identifier (top {n})")
+        # the height holds title and axes (about 80 px) besides the bars
+        .properties(height=n * max(26, 8 + 9 * len(tokenizer_ids)) + 90, title=f"Tokens per identifier (top {n})")
     )
 
 
@@ -126,7 +127,8 @@ def layout_breakdown_chart(
             color=alt.Color("tokenizer:N", title="Tokenizer"),
             tooltip=["part:N", "tokenizer:N", "tokens:Q", "percent:Q"],
         )
-        .properties(height=max(160, len(df) * 16 + 40), title="What layout costs")
+        .properties(height=df["part"].nunique() * max(30, 16 * len(report.tokenizer_ids)) + 100,
+                    title="What layout costs")  # fmt: skip
     )
 
 
@@ -184,7 +186,8 @@ def kind_share_chart(analysis: IdentifierAnalysis) -> alt.Chart:
             order=alt.Order("order:Q"),
             tooltip=["tokenizer:N", "kind:N", "tokens:Q", "percent:Q"],
         )
-        .properties(height=max(140, 34 * len(analysis.tokenizer_ids) + 40), title="Where the tokens go")
+        # the height holds the title, axis and the 7-entry legend as well as the bars
+        .properties(height=max(200, 28 * len(analysis.tokenizer_ids) + 120), title="Where the tokens go")
     )
 
 
