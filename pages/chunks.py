@@ -1,0 +1,279 @@
+"""Chunk previewer: token-sized chunks for retrieval, with exact offsets and real overlaps."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import (
+    CHUNK_SAMPLES,
+    EMBEDDING_MODELS,
+    STRATEGIES,
+    ChunkResult,
+    ChunkSettingsError,
+    Tokenizer,
+    TokenizerUnavailable,
+    check_chunks,
+    chunk_legend_html,
+    chunk_stats,
+    chunk_text,
+    chunks_html,
+    chunks_to_csv,
+    chunks_to_jsonl,
+    escape_markdown,
+    first_words,
+    limit_warning,
+    load_chunk_sample,
+    long_document,
+    overlap_from_percent,
+    validate_settings,
+    view_window,
+)
+from tokenizer_core.charts.chunks import chunk_size_histogram, chunk_sizes_along
+from ui.state import get_tokenizer
+from ui.widgets import show_unavailable, text_source, tokenizer_select
+
+MAX_VIEW_CHUNKS = 80  # chunks drawn in the coloured view at a time
+MAX_VIEW_CHARS = 60_000  # characters drawn in the coloured view at a time
+MAX_CHUNKS = 50_000  # more would make a table nobody reads and a slow page
+NO_MODEL = "No model limit"
+DEFAULT_SIZE = 128  # small enough that the samples make several chunks
+SAMPLES = {s.label: (lambda k=s.id: load_chunk_sample(k)) for s in CHUNK_SAMPLES.values()}
+SAMPLES["Long document (about 1 MB of Markdown)"] = long_document
+
+
+@st.cache_data(max_entries=32, show_spinner="Chunking...")
+def cached_chunks(text: str, tokenizer_id: str, strategy: str, size: int, overlap: int, _tok: Tokenizer) -> ChunkResult:
+    return chunk_text(text, _tok, strategy=strategy, size=size, overlap=overlap)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_count(text: str, tokenizer_id: str, _tok: Tokenizer) -> int:
+    return _tok.count(text)
+
+
+def on_model_change() -> None:
+    """Picking an embedding model sets the chunk size to its limit."""
+    model = next((m for m in EMBEDDING_MODELS if m.name == st.session_state.get("chunks_model")), None)
+    if model is not None:
+        st.session_state["chunks_size"] = model.limit
+
+
+def settings_form() -> tuple[str, str, int, int, str]:
+    """Widgets for strategy, tokenizer, model, size, overlap. Returns the raw choices."""
+    c1, c2, c3 = st.columns([3, 2, 3], vertical_alignment="bottom")
+    with c1:
+        strategy = st.selectbox(
+            "Strategy", list(STRATEGIES), index=list(STRATEGIES).index("markdown"), key="chunks_strategy",
+            format_func=lambda s: STRATEGIES[s].label,
+            help="\n\n".join(f"**{s.label}**: {s.description}" for s in STRATEGIES.values()),
+        )  # fmt: skip
+    with c2:
+        tokenizer_id = tokenizer_select(
+            "chunks_tokenizer", multi=False, label="Tokenizer", default=("cl100k_base",),
+            help="Chunk sizes are counted in this tokenizer's tokens. Use the one your embedding model uses.",
+        )  # fmt: skip
+    with c3:
+        model_name = st.selectbox(
+            "Embedding model", [NO_MODEL, *(m.name for m in EMBEDDING_MODELS)], key="chunks_model",
+            on_change=on_model_change,
+            format_func=lambda n: n if n == NO_MODEL else f"{n} ({next(m.limit for m in EMBEDDING_MODELS if m.name == n):,})",
+            help="Sets the chunk size to the model's input limit and warns when chunks exceed it.",
+        )  # fmt: skip
+    c4, c5, c6, c7 = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
+    with c4:
+        size = st.number_input(
+            "Chunk size (tokens)", value=DEFAULT_SIZE, step=64, key="chunks_size",
+            help="The most tokens one chunk may have, counted on the chunk's own text.",
+        )  # fmt: skip
+    with c5:
+        unit = st.segmented_control(
+            "Overlap in", ["tokens", "%"], default="tokens", key="chunks_overlap_unit",
+            format_func={"tokens": "tokens", "%": "% of size"}.get,
+        ) or "tokens"  # fmt: skip
+    with c6:
+        if unit == "%":
+            pct = st.number_input("Overlap (% of size)", value=10.0, step=5.0, key="chunks_overlap_pct")
+            overlap_raw = ("%", pct)
+        else:
+            overlap_raw = ("tokens", st.number_input("Overlap (tokens)", value=0, step=16, key="chunks_overlap"))
+    with c7:
+        st.toggle("Show whitespace", key="chunks_ws", help="space ⋅, tab →, newline ↵")
+    return strategy, tokenizer_id, int(size), overlap_raw, model_name
+
+
+def resolve_overlap(size: int, overlap_raw: tuple[str, float]) -> int:
+    unit, value = overlap_raw
+    if unit == "%":
+        return overlap_from_percent(size, float(value))
+    return int(value)
+
+
+def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> None:
+    stats = chunk_stats(result.chunks, limit=limit)
+    cols = st.columns(6 if result.overlap else 5)
+    cols[0].metric("Chunks", f"{stats.chunks:,}", help=f"Document: {doc_tokens:,} tokens, {result.text_length:,} characters")
+    cols[1].metric("Mean tokens", f"{stats.mean_tokens:,.1f}", help=f"Median {stats.median_tokens:,.0f}")
+    cols[2].metric("Min tokens", f"{stats.min_tokens:,}")
+    cols[3].metric("Max tokens", f"{stats.max_tokens:,}", help=f"Budget {result.size:,}")
+    cols[4].metric("Mean characters", f"{stats.mean_chars:,.0f}")
+    if result.overlap:
+        cols[5].metric(
+            "Mean overlap", f"{stats.mean_overlap_tokens:,.1f}",
+            help=f"Setting: {result.overlap:,} tokens. Measured on the shared text of each pair of chunks.",
+        )  # fmt: skip
+    c1, c2 = st.columns(2)
+    c1.altair_chart(chunk_size_histogram(result.chunks, size=result.size, limit=limit), width="stretch")
+    c2.altair_chart(chunk_sizes_along(result.chunks, size=result.size), width="stretch")
+
+
+def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
+    st.subheader("Chunks in the document")
+    chunks = result.chunks
+    first = 0
+    if len(chunks) > MAX_VIEW_CHUNKS or result.text_length > MAX_VIEW_CHARS:
+        first = int(st.number_input(
+            "Show chunks from number", min_value=0, max_value=len(chunks) - 1, value=0, step=MAX_VIEW_CHUNKS,
+            key="chunks_first",
+        ))  # fmt: skip
+    window = view_window(chunks, first=first, max_chunks=MAX_VIEW_CHUNKS, max_chars=MAX_VIEW_CHARS)
+    if window.partial:
+        st.caption(
+            f"Showing chunks {window.first:,}–{window.last - 1:,} of {len(chunks):,} (characters "
+            f"{window.start:,}–{window.end:,} of {result.text_length:,}). The coloured view draws at "
+            f"most {MAX_VIEW_CHUNKS} chunks or about {MAX_VIEW_CHARS:,} characters at a time so the page "
+            "stays fast; the stats, table and downloads cover every chunk."
+        )
+    st.html(chunk_legend_html(overlap=result.overlap > 0, limit=limit))
+    st.html(chunks_html(text, chunks, window=window, show_whitespace=bool(st.session_state.get("chunks_ws")), limit=limit))
+
+
+def table_section(result: ChunkResult) -> None:
+    st.subheader("All chunks")
+    df = pd.DataFrame(
+        {
+            "chunk": [c.index for c in result.chunks],
+            "start": [c.start for c in result.chunks],
+            "end": [c.end for c in result.chunks],
+            "tokens": [c.tokens for c in result.chunks],
+            "overlap tokens": [c.overlap_tokens for c in result.chunks],
+            "overlap chars": [c.overlap_chars for c in result.chunks],
+            "section": [c.section for c in result.chunks],
+            "first words": [first_words(c.text) for c in result.chunks],
+            "note": [c.note for c in result.chunks],
+        }
+    )
+    if not df["section"].any():
+        df = df.drop(columns=["section"])
+    if not df["note"].any():
+        df = df.drop(columns=["note"])
+    if not result.overlap:
+        df = df.drop(columns=["overlap tokens", "overlap chars"])
+    st.dataframe(
+        df, hide_index=True, height=min(420, 38 + 35 * len(df)),
+        column_config={
+            "tokens": st.column_config.ProgressColumn("tokens", format="%d", min_value=0, max_value=max(result.size, 1)),
+            "start": st.column_config.NumberColumn("start", format="%d"),
+            "end": st.column_config.NumberColumn("end", format="%d"),
+        },
+    )  # fmt: skip
+    stem = f"chunks_{result.strategy}_{result.tokenizer_id}_{result.size}"
+    c1, c2, _ = st.columns([1, 1, 2])
+    c1.download_button(
+        "Download JSONL", chunks_to_jsonl(result.chunks, tokenizer_id=result.tokenizer_id, strategy=result.strategy),
+        file_name=f"{stem}.jsonl", mime="application/jsonl", icon=":material/download:", key="chunks_jsonl",
+    )  # fmt: skip
+    c2.download_button(
+        "Download CSV", chunks_to_csv(result.chunks), file_name=f"{stem}.csv", mime="text/csv",
+        icon=":material/download:", key="chunks_csv",
+    )  # fmt: skip
+
+
+def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:
+    with st.expander("How these chunks were made", icon=":material/account_tree:"):
+        st.dataframe(
+            pd.DataFrame([{"step": s.kind, "what": s.name, "count": s.count, "detail": s.detail} for s in result.steps]),
+            hide_index=True,
+        )  # fmt: skip
+        st.caption(
+            f"{STRATEGIES[result.strategy].description} Took {result.seconds:.2f} s. Every token count is "
+            f"{escape_markdown(tok.info.name)}'s own count of that chunk's text; where a chunk is a join "
+            "of pieces at a newline before a letter, the pieces' counts add up exactly and are summed."
+        )
+        if st.button("Check every chunk again from scratch", key="chunks_check", icon=":material/fact_check:"):
+            problems = check_chunks(text, result.chunks, tok, size=result.size)
+            if problems:
+                st.error("Problems found:\n\n" + "\n".join(f"- {escape_markdown(p)}" for p in problems[:20]))
+            else:
+                st.success(
+                    f"All {len(result.chunks):,} chunks check out: text[start:end] is each chunk's text, "
+                    "they cover the document in order, token counts and overlaps are exact, no chunk is "
+                    "over the budget or cuts a character.", icon=":material/check:",
+                )  # fmt: skip
+
+
+def sample_tip(text: str, strategy: str) -> None:
+    for sample in CHUNK_SAMPLES.values():
+        if sample.strategy != strategy and text == load_chunk_sample(sample.id):
+            st.caption(f"Tip: the **{STRATEGIES[sample.strategy].label}** strategy suits this sample.")
+
+
+st.title("Chunk previewer")
+st.caption(
+    "Cut a document into chunks that fit an embedding model, measured in tokens of the tokenizer "
+    "you pick. Every chunk has exact offsets, its real token count and its real overlap."
+)
+text = text_source("chunks", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=200)
+strategy, tokenizer_id, size, overlap_raw, model_name = settings_form()
+model = next((m for m in EMBEDDING_MODELS if m.name == model_name), None)
+
+try:
+    overlap = resolve_overlap(size, overlap_raw)
+    validate_settings(strategy=strategy, size=size, overlap=overlap)
+except ChunkSettingsError as exc:
+    st.error(escape_markdown(str(exc)), icon=":material/tune:")
+    st.stop()
+
+try:
+    tok = get_tokenizer(tokenizer_id)
+except TokenizerUnavailable as exc:
+    show_unavailable([exc])
+    st.stop()
+
+if not text.strip():
+    st.info(
+        "Paste a document, upload a file or load a sample to see its chunks. "
+        + ("(The text is only whitespace, which makes no chunks.)" if text else ""),
+        icon=":material/edit:",
+    )  # fmt: skip
+    st.stop()
+
+doc_tokens = cached_count(text, tok.id, tok)
+if doc_tokens / size > MAX_CHUNKS:
+    st.error(
+        f"A chunk size of {size:,} would cut this {doc_tokens:,}-token document into about "
+        f"{doc_tokens // size:,} chunks (the page shows at most {MAX_CHUNKS:,}). Use a chunk size of at "
+        f"least {-(-doc_tokens // MAX_CHUNKS):,} tokens.", icon=":material/tune:",
+    )  # fmt: skip
+    st.stop()
+
+result = cached_chunks(text, tok.id, strategy, size, overlap, tok)
+sample_tip(text, strategy)
+if model is not None:
+    if (msg := limit_warning(result.chunks, model, tok.id)) is not None:
+        st.warning(msg, icon=":material/warning:")
+    if model.tokenizer_id and model.tokenizer_id != tok.id:
+        st.info(
+            f"{model.name} counts with **{model.tokenizer_id}**; you are counting with "
+            f"**{escape_markdown(tok.info.name)}**, so its numbers may differ.", icon=":material/info:",
+        )  # fmt: skip
+    elif not model.tokenizer_id:
+        st.caption(f"{model.name}: {model.note}. Counts here are in {escape_markdown(tok.info.name)} tokens, an estimate.")
+for w in result.warnings:
+    st.info(escape_markdown(w), icon=":material/info:")
+
+limit = model.limit if model else None
+stats_section(result, doc_tokens, limit)
+document_view(text, result, limit)
+table_section(result)
+details_section(text, result, tok)

@@ -1,0 +1,76 @@
+"""The chunk previewer in a real Chromium: size changes, escaping, hover text, a 1 MB document."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import builtin
+from tokenizer_core import chunk_text, load_chunk_sample
+
+pytestmark = pytest.mark.e2e
+
+
+def _metric(app, label: str) -> str:
+    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
+    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def _set_number(app, label: str, value: int) -> None:
+    box = app.main.get_by_test_id("stNumberInput").filter(has_text=label).locator("input").first
+    box.fill(str(value))
+    app.run(lambda: box.press("Enter"))
+
+
+def _type_text(app, text: str) -> None:
+    area = app.main.get_by_test_id("stTextArea").locator("textarea").first
+    area.fill(text)
+    app.run(lambda: area.press("Control+Enter"))
+
+
+def test_changing_the_chunk_size_changes_the_number_of_chunks(app_page):
+    app_page.goto("chunks")
+    assert not app_page.exceptions()
+    text = load_chunk_sample("markdown")
+    tok = builtin("cl100k_base")
+    for size in (48, 400, 128):
+        _set_number(app_page, "Chunk size", size)
+        expected = len(chunk_text(text, tok, strategy="markdown", size=size).chunks)
+        assert _metric(app_page, "Chunks") == f"{expected:,}"
+    assert not app_page.exceptions()
+
+
+def test_hover_text_names_the_chunk_tokens_and_offsets(app_page):
+    app_page.goto("chunks")
+    text = load_chunk_sample("markdown")
+    first = chunk_text(text, builtin("cl100k_base"), strategy="markdown", size=128).chunks[0]
+    span = app_page.page.locator(".tw-chunks span[title^='chunk 0 |']").nth(1)
+    expect(span).to_be_visible()
+    assert span.get_attribute("title").startswith(f"chunk 0 | {first.tokens:,} tokens | chars 0–{first.end:,}")
+
+
+def test_html_in_the_document_is_shown_as_text_and_never_runs(app_page):
+    app_page.goto("chunks")
+    payload = '<img src=x onerror=alert(1)> <script>alert("x")</script>'
+    _type_text(app_page, f"before {payload} after")
+    view = app_page.page.locator(".tw-chunks").first
+    expect(view).to_be_visible()
+    shown = view.inner_text().replace("\n", "")
+    assert "<img src=x onerror=alert(1)>" in shown and '<script>alert("x")</script>' in shown
+    assert app_page.page.locator(".tw-chunks img, .tw-chunks script").count() == 0
+    app_page.page.wait_for_timeout(300)
+    assert app_page.dialogs == []
+
+
+def test_a_one_megabyte_document_renders_a_window_of_chunks(app_page):
+    app_page.goto("chunks")
+    select = app_page.main.get_by_test_id("stSelectbox").filter(has_text="Sample").first
+    select.click()
+    option = app_page.page.get_by_role("option", name="Long document (about 1 MB of Markdown)")
+    app_page.run(lambda: option.click())
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Load sample").click(), timeout_s=120)
+    expect(app_page.page.get_by_text("Showing chunks 0–", exact=False)).to_be_visible(timeout=60_000)
+    spans = app_page.page.locator(".tw-chunks span").count()
+    assert 0 < spans < 20_000  # a bounded view, not the whole megabyte
+    assert int(_metric(app_page, "Chunks").replace(",", "")) > 1_000
+    assert not app_page.exceptions()

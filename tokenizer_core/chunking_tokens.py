@@ -1,0 +1,480 @@
+"""Token-level machinery for chunking: where tokens end in characters, batched counts, windows.
+
+Token counts are not additive: ``count(a + b)`` may differ from ``count(a) + count(b)`` when a
+token could span the join. So every chunk's count here is the tokenizer's own count of that
+chunk's text. The one shortcut used is the rule the encoders already rely on
+(:func:`tokenizer_core.encoders.split_for_batch`): for a "newline-safe" tokenizer, a cut right
+after ``\\n`` and before an ASCII letter never falls inside a pre-token, so the counts on both
+sides of such a cut do add up exactly.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from .chunking_split import grapheme_boundaries, is_grapheme_boundary
+from .encoders import _SAFE_CUT  # the cut rule of split_for_batch: one rule for the package
+from . import patterns
+from .encoders import TiktokenTokenizer, Tokenizer, clean_text, split_for_batch
+
+_NEWLINE_LETTER = re.compile(r"\n(?=[A-Za-z])")
+_GROUP_CHARS = 100_000  # texts are counted in groups of about this many characters
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="chunk-count")
+    return _POOL
+
+
+# Patterns whose newline alternative (``\s*[\r\n]``...) takes a whole run of newlines and
+# blank-line spaces, and whose word alternatives never start with \r or \n. For them a cut
+# after ANY newline, before an ASCII letter, is safe (a blank line between paragraphs
+# included). GPT-2's r50k/p50k pattern splits "\n\nA" as "\n", "\n", "A" but "\n\n" alone as
+# one piece, so it only gets the package-wide rule (the newline must follow a non-space).
+_NEWLINE_RUN_PATTERNS = frozenset({patterns.CL100K, patterns.O200K, patterns.LLAMA3, patterns.QWEN, patterns.TEKKEN})
+
+
+def cut_rule(tokenizer: Tokenizer) -> str | None:
+    """Where counts of `tokenizer` add up across a cut, as used by :func:`is_safe_cut`.
+
+    "newline" (after any newline, before an ASCII letter) for the GPT-4-style patterns,
+    "lone-newline" (the package rule of split_for_batch) for other newline-safe tiktoken
+    encodings, None (nowhere) for anything else.
+    """
+    if not (isinstance(tokenizer, TiktokenTokenizer) and tokenizer.newline_safe):
+        return None
+    pat = getattr(tokenizer.encoding, "_pat_str", None)
+    return "newline" if pat in _NEWLINE_RUN_PATTERNS else "lone-newline"
+
+
+def newline_safe(tokenizer: Tokenizer) -> bool:
+    """True if counts add up across some cuts (see :func:`cut_rule`)."""
+    return cut_rule(tokenizer) is not None
+
+
+def is_safe_cut(text: str, pos: int, rule: str | None = "lone-newline") -> bool:
+    """True if counts add up across a cut at `pos` under `rule` (see :func:`cut_rule`).
+
+    ``is_safe_cut("a\nb", 2) -> True``; ``is_safe_cut("a\n\nb", 3) -> False`` but
+    ``is_safe_cut("a\n\nb", 3, "newline") -> True``.
+    """
+    if rule is None or not 0 < pos < len(text):
+        return False
+    if rule == "newline":
+        return text[pos - 1] == "\n" and text[pos] < "\x80" and text[pos].isalpha()
+    return _SAFE_CUT.match(text, pos) is not None
+
+
+def safe_cuts(text: str, start: int = 0, end: int | None = None, rule: str | None = "lone-newline") -> list[int]:
+    """All safe cuts strictly inside ``(start, end)``: ``("a\nb\n\nc", 0) -> [2]``."""
+    end = len(text) if end is None else end
+    return [
+        m.end() for m in _NEWLINE_LETTER.finditer(text, start, end)
+        if start < m.end() < end and is_safe_cut(text, m.end(), rule)
+    ]  # fmt: skip
+
+
+def count_texts(tokenizer: Tokenizer, texts: Sequence[str]) -> list[int]:
+    """Real token counts of many texts, batched.
+
+    Small texts are grouped into lists of about 100 KB, each counted with
+    ``Tokenizer.count_many`` on one of two threads (tiktoken releases the GIL). One call per
+    tiny text, or one thread-pool task per tiny text, is 2-3x slower.
+    ``count_texts(tok, ["hello world", ""]) -> [2, 0]`` for cl100k.
+    """
+    texts = list(texts)
+    total = sum(map(len, texts))
+    if not isinstance(tokenizer, TiktokenTokenizer) or total < 2 * _GROUP_CHARS or len(texts) < 4:
+        return list(tokenizer.count_many(texts)) if texts else []
+    groups: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for t in texts:
+        if len(t) > _GROUP_CHARS:  # a big text alone; count() splits it for threads itself
+            if current:
+                groups.append(current)
+                current, size = [], 0
+            groups.append([t])
+            continue
+        current.append(t)
+        size += len(t)
+        if size >= _GROUP_CHARS:
+            groups.append(current)
+            current, size = [], 0
+    if current:
+        groups.append(current)
+
+    def run(group: list[str]) -> list[int]:
+        if len(group) == 1:
+            return [tokenizer.count(group[0])]
+        return list(tokenizer.count_many(group))
+
+    out: list[int] = []
+    for counts in _pool().map(run, groups):
+        out.extend(counts)
+    return out
+
+
+# ------------------------------------------------------------------------------------- units
+
+
+@dataclass(frozen=True)
+class TokenUnits:
+    """Token boundaries that fall between whole characters, as character offsets.
+
+    ``ends[k]`` is a character offset and ``cum[k]`` the number of tokens before it. Both start
+    at 0 and end at the text's length / total tokens. A unit (``ends[k-1]..ends[k]``) is one
+    token, or the few tokens of a character that a byte-level tokenizer splits (an emoji is
+    often 2-3 tokens): the same grouping as :meth:`Tokenizer.segments`.
+    `fast` says whether they came from token byte lengths (tiktoken) or from segments.
+    """
+
+    ends: np.ndarray
+    cum: np.ndarray
+    fast: bool
+
+    @property
+    def tokens(self) -> int:
+        return int(self.cum[-1])
+
+    def index_of(self, offset: int) -> int | None:
+        """Index k with ``ends[k] == offset``, or None if no token boundary is there."""
+        k = int(np.searchsorted(self.ends, offset))
+        return k if k < len(self.ends) and int(self.ends[k]) == offset else None
+
+
+@functools.lru_cache(maxsize=16)
+def _token_lengths(encoding) -> np.ndarray:
+    """UTF-8 length of every token id of a tiktoken encoding (0 for unused ids)."""
+    out = np.zeros(encoding.n_vocab, dtype=np.int64)
+    ranks = getattr(encoding, "_mergeable_ranks", None)  # fast path: tiktoken keeps the dict
+    if isinstance(ranks, dict) and ranks:
+        out[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = np.fromiter(
+            map(len, ranks), dtype=np.int64, count=len(ranks)
+        )
+        for name, i in getattr(encoding, "_special_tokens", {}).items():
+            out[i] = len(name.encode("utf-8"))
+        return out
+    for i in range(encoding.n_vocab):
+        try:
+            out[i] = len(encoding.decode_single_token_bytes(i))
+        except (KeyError, ValueError):
+            pass
+    return out
+
+
+def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
+    """Units from the token ids of one pass over the text (encoded in ~100 KB pieces in parallel)."""
+    clean = clean_text(text)
+    if tokenizer.normalize_nfc and not unicodedata.is_normalized("NFC", clean):
+        return None  # ids would describe the normalised text; the segments path maps them back
+    enc = tokenizer.encoding
+    pieces = split_for_batch(clean) if tokenizer.newline_safe else [clean]
+    if len(pieces) == 1:
+        batches = [enc.encode_ordinary(clean)]
+    else:
+        batches = enc.encode_ordinary_batch(pieces, num_threads=2)
+    if not any(batches):
+        return TokenUnits(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), True)
+    ids = np.concatenate([np.asarray(b, dtype=np.int64) for b in batches])
+    byte_ends = np.cumsum(_token_lengths(enc)[ids])
+    n = len(ids)
+    if clean.isascii():  # one byte per character: token ends are character offsets
+        if int(byte_ends[-1]) != len(clean):
+            return None
+        return TokenUnits(np.concatenate([[0], byte_ends]), np.arange(n + 1, dtype=np.int64), True)
+    data = np.frombuffer(clean.encode("utf-8"), dtype=np.uint8)
+    if int(byte_ends[-1]) != len(data):
+        return None
+    is_start = (data & 0xC0) != 0x80  # first byte of a character
+    ok = np.ones(n, dtype=bool)  # token k ends on a character boundary
+    ok[:-1] = is_start[byte_ends[:-1]]
+    valid = np.flatnonzero(ok)
+    chars_before = np.cumsum(is_start, dtype=np.int32 if len(data) < 2**31 else np.int64)
+    char_ends = chars_before[byte_ends[valid] - 1].astype(np.int64)
+    return TokenUnits(np.concatenate([[0], char_ends]), np.concatenate([[0], valid + 1]), True)
+
+
+def token_units(tokenizer: Tokenizer, text: str) -> TokenUnits:
+    """Where the tokens of `text` end, in characters (see :class:`TokenUnits`).
+
+    ``token_units(cl100k, "hello world").ends -> [0, 5, 11]``. Uses token byte lengths for
+    tiktoken encodings (fast) and :meth:`Tokenizer.segments` otherwise.
+    """
+    if isinstance(tokenizer, TiktokenTokenizer):
+        units = _fast_units(tokenizer, text)
+        if units is not None:
+            return units
+    segs = tokenizer.segments(text)
+    ends = np.fromiter((s.end for s in segs), dtype=np.int64, count=len(segs))
+    counts = np.fromiter((len(s.ids) for s in segs), dtype=np.int64, count=len(segs))
+    return TokenUnits(np.concatenate([[0], ends]), np.concatenate([[0], np.cumsum(counts)]), False)
+
+
+# ------------------------------------------------------------------------------------ fitting
+
+
+def fit_prefix(text: str, tokenizer: Tokenizer, start: int, end: int, budget: int) -> tuple[int, int, str]:
+    """The longest ``text[start:p]`` (p a grapheme boundary in ``(start, end]``) within `budget`.
+
+    Used when token boundaries cannot be mapped (a tokenizer that rewrites text) and to repair
+    a window whose own count came out above the budget. Returns ``(p, tokens, note)``; when
+    not even one grapheme fits, a code point boundary is used, and when not even one character
+    fits, that single character is returned over budget with a note saying so.
+    """
+    cands = grapheme_boundaries(text, start, end) + [end]
+    note = ""
+    best = _search_prefix(text, tokenizer, start, cands, budget)
+    if best is None:
+        cands = list(range(start + 1, end + 1))
+        best = _search_prefix(text, tokenizer, start, cands, budget)
+        note = "cuts a grapheme cluster: one cluster alone is above the token budget"
+        if best is None:
+            p = start + 1
+            n = tokenizer.count(text[start:p])
+            return p, n, f"over budget: the character {text[start]!r} alone is {n} tokens"
+    return best[0], best[1], note
+
+
+def _search_prefix(text: str, tok: Tokenizer, start: int, cands: list[int], budget: int) -> tuple[int, int] | None:
+    """Furthest candidate whose prefix fits the budget, with its count (None if none fits).
+
+    Binary search (counts grow with the prefix almost always), then a short scan ahead: a
+    longer prefix can count fewer tokens ("hello worl" is 3 tokens, "hello world" 2).
+    """
+    lo, hi = 0, len(cands) - 1
+    best: tuple[int, int] | None = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        n = tok.count(text[start : cands[mid]])
+        if n <= budget:
+            best, lo = (mid, n), mid + 1
+        else:
+            hi = mid - 1
+    first = best[0] + 1 if best else 0
+    for k in range(first, min(len(cands), first + 16)):
+        n = tok.count(text[start : cands[k]])
+        if n <= budget:
+            best = (k, n)
+    return (cands[best[0]], best[1]) if best else None
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One token window: ``text[start:end]`` with its real token count and overlap."""
+
+    start: int
+    end: int
+    tokens: int
+    overlap_tokens: int = 0
+    note: str = ""
+
+
+@dataclass
+class WindowStats:
+    """What the window builder did, for the trace shown to users."""
+
+    counted_texts: int = 0
+    counted_chars: int = 0
+    repaired: int = 0
+    fast_units: bool = True
+
+
+def first_safe_cut(text: str, start: int, end: int, rule: str | None = "lone-newline") -> int | None:
+    """The first safe cut strictly inside ``(start, end)``, or None: ``("a\nb", 0, 3) -> 2``."""
+    for m in _NEWLINE_LETTER.finditer(text, start, end):
+        if start < m.end() < end and is_safe_cut(text, m.end(), rule):
+            return m.end()
+    return None
+
+
+def last_safe_cut(text: str, start: int, end: int, rule: str | None = "lone-newline") -> int | None:
+    """The last safe cut strictly inside ``(start, end)``, or None: ``("a\nb\nc", 0, 5) -> 4``."""
+    q = text.rfind("\n", start, end - 1)
+    while q >= start:
+        if q + 1 > start and is_safe_cut(text, q + 1, rule):
+            return q + 1
+        q = text.rfind("\n", start, q)
+    return None
+
+
+def _split_count(
+    text: str, units: TokenUnits, start: int, end: int, rule: str | None
+) -> tuple[list[tuple[int, int]], int] | None:
+    """Pieces to count for ``text[start:end]`` and the tokens known without counting.
+
+    With safe cuts c1 <= c2 inside the span, the count is count(head) + tokens between c1 and
+    c2 (read from the units) + count(tail). Returns None when the whole span must be counted.
+    """
+    c1 = first_safe_cut(text, start, end, rule)
+    if c1 is None:
+        return None
+    c2 = last_safe_cut(text, c1 - 1, end, rule)
+    if c2 is None or c2 < c1:
+        return None
+    k1, k2 = units.index_of(c1), units.index_of(c2)
+    if k1 is None or k2 is None:
+        return None
+    return [(start, c1), (c2, end)], int(units.cum[k2] - units.cum[k1])
+
+
+def _real_counts(
+    text: str, tokenizer: Tokenizer, units: TokenUnits, spans: list[tuple[int, int]], stats: WindowStats
+) -> list[int]:
+    """Real token counts of ``text[s:e]`` for each span, batched, with the safe-cut shortcut."""
+    rule = cut_rule(tokenizer)
+    texts: list[str] = []
+    plan: list[tuple[int, int, int]] = []  # (first text index, number of texts, known tokens)
+    for s, e in spans:
+        split = _split_count(text, units, s, e, rule) if rule and e - s > 200 else None
+        if split is None:
+            plan.append((len(texts), 1, 0))
+            texts.append(text[s:e])
+        else:
+            pieces, known = split
+            plan.append((len(texts), len(pieces), known))
+            texts.extend(text[a:b] for a, b in pieces)
+    counts = count_texts(tokenizer, texts)
+    stats.counted_texts += len(texts)
+    stats.counted_chars += sum(map(len, texts))
+    return [known + sum(counts[i : i + n]) for i, n, known in plan]
+
+
+def token_windows(
+    text: str,
+    tokenizer: Tokenizer,
+    *,
+    size: int,
+    overlap: int = 0,
+    start: int = 0,
+    end: int | None = None,
+    units: TokenUnits | None = None,
+    stats: WindowStats | None = None,
+) -> list[Window]:
+    """Cut ``text[start:end]`` into windows of at most `size` tokens, `overlap` tokens shared.
+
+    Windows start and end on token boundaries that are also grapheme boundaries (a window
+    never cuts a character or a cluster such as an emoji ZWJ sequence, unless that cluster
+    alone is above `size`). Each window's count is the tokenizer's count of the window's own
+    text; a window whose own count comes out above `size` is shortened. A position is in at
+    most two windows. ``token_windows("a b c d", cl100k, size=2)`` -> "a b" | " c d".
+    """
+    stats = stats if stats is not None else WindowStats()
+    end = len(text) if end is None else end
+    if end <= start:
+        return []
+    if units is None:
+        piece = text[start:end]
+        units = token_units(tokenizer, piece)
+        if start:
+            units = TokenUnits(units.ends + start, units.cum, units.fast)
+    stats.fast_units = stats.fast_units and units.fast
+    ends, cum = units.ends, units.cum
+    last = len(ends) - 1
+    if int(ends[0]) != start or int(ends[-1]) != end:
+        raise ValueError("token units do not cover the text range")
+
+    def end_for(s_idx: int) -> tuple[int, str]:
+        """End index of the window starting at unit s_idx (as many tokens as fit)."""
+        j = int(np.searchsorted(cum, cum[s_idx] + size, side="right")) - 1
+        j = max(min(j, last), s_idx)
+        e_idx = j
+        while e_idx > s_idx and not is_grapheme_boundary(text, int(ends[e_idx])):
+            e_idx -= 1
+        if e_idx > s_idx:
+            return e_idx, ""
+        # no whole cluster fits: cut at a character boundary
+        return (j if j > s_idx else s_idx + 1), "cuts a grapheme cluster: one cluster alone is above the token budget"
+
+    def next_start(s_idx: int, e_idx: int, before: int) -> int:
+        """Start index of the window after [s_idx, e_idx); `before` ends the window before that."""
+        if overlap == 0 or e_idx == last:
+            return e_idx
+        n_idx = int(np.searchsorted(cum, cum[e_idx] - overlap, side="left"))
+        n_idx = max(n_idx, s_idx + 1, before)
+        while n_idx < e_idx and not is_grapheme_boundary(text, int(ends[n_idx])):
+            n_idx += 1
+        nxt_end, note = end_for(n_idx)
+        if nxt_end <= e_idx or note:
+            n_idx = e_idx  # with this overlap the next window would add nothing new (or cut a cluster)
+        return n_idx
+
+    def build(s_idx: int, before: int, limit: int | None) -> list[tuple[int, int, int, str]]:
+        """Windows (start, end, end of the window before, note) from s_idx, at most `limit`."""
+        out: list[tuple[int, int, int, str]] = []
+        while True:
+            e_idx, note = end_for(s_idx)
+            out.append((s_idx, e_idx, before, note))
+            if e_idx == last or (limit is not None and len(out) >= limit):
+                return out
+            s_idx, before = next_start(s_idx, e_idx, before), e_idx
+
+    def shorten(s_idx: int, e_idx: int, count: int) -> tuple[int, int] | None:
+        """Step the end back over whole clusters until the window's own count fits."""
+        while count > size:
+            target = cum[e_idx] - max(1, count - size)
+            e2 = min(int(np.searchsorted(cum, target, side="right")) - 1, e_idx - 1)
+            while e2 > s_idx and not is_grapheme_boundary(text, int(ends[e2])):
+                e2 -= 1
+            if e2 <= s_idx:
+                return None
+            e_idx = e2
+            count = tokenizer.count(text[int(ends[s_idx]) : int(ends[e_idx])])
+            stats.counted_texts += 1
+        return e_idx, count
+
+    result: list[Window] = []
+    raw = build(0, 0, None)
+    failures = 0
+    while raw:
+        spans = [(int(ends[s]), int(ends[e])) for s, e, _, _ in raw]
+        counts = _real_counts(text, tokenizer, units, spans, stats)
+        bad = next((k for k, c in enumerate(counts) if c > size), None)
+        for (_, _, _, note), (cs, ce), c in zip(raw[:bad], spans[:bad], counts[:bad]):
+            result.append(Window(cs, ce, c, note=note))
+        if bad is None:
+            break
+        failures += 1
+        stats.repaired += 1
+        s_idx, e_idx, before, note = raw[bad]
+        fixed = shorten(s_idx, e_idx, counts[bad])
+        if fixed is None:  # not even one whole token group fits: cut by real counts
+            cs = int(ends[s_idx])
+            p, n, fix_note = fit_prefix(text, tokenizer, cs, int(ends[e_idx]), size)
+            result.append(Window(cs, p, n, note=fix_note or note))
+            if p < end:  # continue exactly at p with units of the rest
+                result.extend(token_windows(text, tokenizer, size=size, overlap=overlap, start=p, end=end, stats=stats))
+            break
+        e_idx, n = fixed
+        result.append(Window(int(ends[s_idx]), int(ends[e_idx]), n, note=note))
+        if e_idx == last:
+            break
+        # after a few repairs the mismatch is systematic: verify each window as it is built
+        raw = build(next_start(s_idx, e_idx, before), e_idx, 1 if failures > 3 else None)
+    return _with_overlaps(text, tokenizer, result, units, stats)
+
+
+def _with_overlaps(
+    text: str, tokenizer: Tokenizer, windows: list[Window], units: TokenUnits, stats: WindowStats
+) -> list[Window]:
+    """Measure each window's real overlap with the one before (a count of the shared text)."""
+    spans = [(w.start, prev.end) for prev, w in zip(windows, windows[1:]) if w.start < prev.end]
+    if not spans:
+        return windows
+    counts = iter(_real_counts(text, tokenizer, units, spans, stats))
+    out = [windows[0]]
+    for prev, w in zip(windows, windows[1:]):
+        if w.start < prev.end:
+            w = Window(w.start, w.end, w.tokens, next(counts), w.note)
+        out.append(w)
+    return out
