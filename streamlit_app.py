@@ -12,6 +12,7 @@ def main() -> None:
         st.Page("pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
         st.Page("pages/languages.py", title="Language costs", icon=":material/translate:", url_path="languages"),
         st.Page("pages/identifiers.py", title="Code identifiers", icon=":material/code:", url_path="identifiers"),
+        st.Page("pages/chunks.py", title="Chunk previewer", icon=":material/view_agenda:", url_path="chunks"),
     ]
     nav = st.navigation(pages)
     st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")

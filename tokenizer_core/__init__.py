@@ -165,6 +165,36 @@ from .share import ShareState, pack_text, read_share_params, share_params, unpac
 from .textio import TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
 from .vocab import VocabularyError
 
+# chunk previewer (issue 6)
+from .chunk_render import ViewWindow, chunk_colour, chunk_legend_html, chunks_html, view_window
+from .chunking import (
+    CHUNK_SAMPLES,
+    EMBEDDING_MODELS,
+    MAX_CHUNK_TOKENS,
+    STRATEGIES,
+    Chunk,
+    ChunkResult,
+    ChunkSample,
+    ChunkSettingsError,
+    ChunkStats,
+    ChunkStep,
+    EmbeddingModel,
+    Strategy,
+    check_chunks,
+    chunk_stats,
+    chunk_text,
+    chunks_to_csv,
+    chunks_to_jsonl,
+    first_words,
+    limit_warning,
+    load_chunk_sample,
+    long_document,
+    overlap_from_percent,
+    validate_settings,
+)
+from .chunking_split import is_grapheme_boundary, markdown_blocks
+from .chunking_tokens import count_texts, token_units, token_windows
+
 __all__ = [
     # tokenizers
     "BUILTINS", "DEFAULT_IDS", "HFTokenizer", "PATTERNS", "Pattern", "TiktokenTokenizer",
@@ -206,4 +236,11 @@ __all__ = [
     "explain_bpe_choice", "export_agreement", "load_bpe_model", "model_id", "parse_word_counts",
     "pretokenizer_labels", "probe_bpe", "save_bpe_model", "tiktoken_problem", "to_tiktoken",
     "tokenizer_info", "train_bpe", "trained_tokenizer", "with_steps", "word_counts",
+    # chunk previewer (issue 6)
+    "CHUNK_SAMPLES", "EMBEDDING_MODELS", "MAX_CHUNK_TOKENS", "STRATEGIES", "Chunk", "ChunkResult",
+    "ChunkSample", "ChunkSettingsError", "ChunkStats", "ChunkStep", "EmbeddingModel", "Strategy",
+    "ViewWindow", "check_chunks", "chunk_colour", "chunk_legend_html", "chunk_stats", "chunk_text",
+    "chunks_html", "chunks_to_csv", "chunks_to_jsonl", "count_texts", "first_words",
+    "is_grapheme_boundary", "limit_warning", "load_chunk_sample", "long_document", "markdown_blocks",
+    "overlap_from_percent", "token_units", "token_windows", "validate_settings", "view_window",
 ]  # fmt: skip
