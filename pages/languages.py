@@ -42,6 +42,7 @@ from tokenizer_core import (
     summarize,
     token_count,
     translations_csv,
+    view_windows,
 )
 from tokenizer_core.charts.languages import cost_chart, premium_heatmap, tokens_chart
 from ui.state import get_tokenizers, tokenizer_infos, tokenizer_label
@@ -50,6 +51,7 @@ from ui.widgets import show_unavailable, tokenizer_select
 DEFAULT_TOKENIZERS = ("o200k_base", "cl100k_base", "llama3", "qwen", "tekken")
 DEFAULT_COST_MODELS = ("GPT-5 mini", "GPT-4o mini", "GPT-3.5 Turbo", "Mistral NeMo")
 MAX_PAIR_SEGMENTS = 4_000  # coloured pieces drawn per side
+PAIR_CHARS = 12_000  # characters of a long text shown in the side-by-side view
 STALE_DAYS = 90
 
 TABLE = "languages_table"  # rows behind the text editor (this session's texts)
@@ -387,12 +389,18 @@ def pair_section(chosen: list[Language], toks: list[Tokenizer], rows: list[Langu
     for col, code in zip(cols, (left, right)):
         lang = by_code[code]
         row = next(r for r in rows if r.code == code and r.tokenizer_id == tid)
-        segs = cached_segments(tid, lang.text, tok)
+        start, end, _ = view_windows(lang.text, PAIR_CHARS)[0]  # a long text: its first part
+        segs = cached_segments(tid, lang.text[start:end], tok)
         with col:
             prem = f" · premium {row.premium:.2f}×" if row.premium is not None else ""
             st.markdown(
-                f"**{escape_markdown(lang.name)}** · {token_count(segs):,} tokens · {len(lang.text):,} characters{prem}"
+                f"**{escape_markdown(lang.name)}** · {row.tokens:,} tokens · {len(lang.text):,} characters{prem}"
             )
+            if end < len(lang.text):
+                st.caption(
+                    f"Showing the first {end:,} of {len(lang.text):,} characters "
+                    f"({token_count(segs):,} tokens); the counts above are for the whole text."
+                )
             if len(segs) > MAX_PAIR_SEGMENTS:
                 st.caption(f"Drawing the first {MAX_PAIR_SEGMENTS:,} of {len(segs):,} pieces.")
             if cut := split_marks(segs):

@@ -473,3 +473,12 @@ def test_split_marks_counts_vowel_signs_cut_from_their_letter(sample):
     assert split_marks(builtin("r50k_base").segments(hi)) > 0
     assert split_marks(builtin("o200k_base").segments("Thank you")) == 0
     assert split_marks([]) == 0
+
+
+def test_special_token_text_emoji_and_cjk_count_as_plain_text():
+    text = "Reply <|endoftext|> now 🚀 你好 <|eot_id|>"
+    langs = [Language("en", "English", "Latin", "Reply now"), Language("x", "Mixed", "?", text)]
+    for tid in ("o200k_base", "llama3"):
+        tok = builtin(tid)
+        (_, row) = language_table(langs, [tok], base="en")
+        assert row.tokens == len(tok.encode(text)) > 10

@@ -245,3 +245,15 @@ def test_right_to_left_languages_get_dir_rtl(page):
     views = [h.proto.body for h in page.html if "tw-lang" in h.proto.body]
     assert views[0].startswith('<div class="tw-lang" dir="ltr" lang="en"')
     assert views[1].startswith('<div class="tw-lang" dir="rtl" lang="ar"')
+
+
+def test_a_huge_pasted_text_is_counted_whole_and_shown_in_part(page):
+    big = ("Line of English text with some words, numbers 12345 and emoji 🚀.\n" * 20_000)[:1_000_000]
+    page.session_state[EDITOR] = {"edited_rows": {1: {"text": big}}, "added_rows": [], "deleted_rows": []}
+    page.run()
+    assert not page.exception
+    assert heatmap(page)["Spanish", "o200k_base"]["tokens"] == builtin("o200k_base").count(big.strip())
+    page.selectbox(key="languages_right").set_value("es").run()
+    assert not page.exception
+    shown = f"of {len(big.strip()):,} characters"
+    assert any(c.value.startswith("Showing the first 12,") and shown in c.value for c in page.caption)
