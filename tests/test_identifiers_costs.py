@@ -177,3 +177,24 @@ def test_empty_code_and_no_identifiers():
         an = analyse_identifiers(code, extract_identifiers(code, "python"), [tok])
         assert an.rows == () and an.file_tokens["cl100k_base"] == tok.count(code)
         assert an.identifier_share("cl100k_base") == 0.0
+
+
+@pytest.mark.parametrize("tid", ["o200k_base", "cl100k_base", "qwen", "tekken", "r50k_base"])
+def test_fast_alone_splits_equal_segments(tid):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from tokenizer_core.identifiers.costs import alone_splits
+
+    tok = builtin(tid)
+
+    @settings(max_examples=60)
+    @given(st.lists(st.text(alphabet=st.sampled_from("abcXYZ_09$-ßé数\u0308 "), min_size=1, max_size=20),
+                    min_size=1, max_size=8))  # fmt: skip
+    def check(names):
+        got = alone_splits(tok, names)
+        for name in names:
+            segs = tok.segments(name)
+            assert got[name] == (tuple(s.text for s in segs), tuple(s.ids for s in segs))
+
+    check()

@@ -90,6 +90,17 @@ def test_cost_colours_and_window():
     assert "empty" in code_heatmap_html("", [], [])
 
 
+def test_huge_lines_and_names_are_capped():
+    code = "var " + ";".join(f"v{i}=1" for i in range(40_000))  # a minified one-line file
+    ex = extract_identifiers(code, "javascript")
+    out = code_heatmap_html(code, ex.occurrences, [1] * len(ex.occurrences), max_chars=5_000)
+    assert len(out) < 120_000 and "more characters of these lines are not drawn" in out
+    assert f"{len(code) - 5_000:,} more" in out
+    segs = GreedyTokenizer().segments("q" * 500)
+    capped = pieces_html(segs, max_pieces=40)
+    assert capped.count("<span") == 41 and "… +460" in capped
+
+
 def test_pieces_html_shows_whitespace_and_escapes():
     segs = GreedyTokenizer().segments("a <b>")
     out = pieces_html(segs)

@@ -30,7 +30,7 @@ from statistics import mean
 
 import numpy as np
 
-from ..encoders import Tokenizer
+from ..encoders import TiktokenTokenizer, Tokenizer
 from ..segments import Segment
 from .extract import CODE, Extraction
 from .lexer import COMMENT, IDENTIFIER, KEYWORD, NUMBER, OTHER, PUNCT, STRING, LexResult
@@ -104,7 +104,7 @@ class IdentifierRow:
         """Tokens alone ÷ characters, averaged over tokenizers (the sort key)."""
         if not self.costs or not self.name:
             return 0.0
-        return mean(c.alone_tokens for c in self.costs) / len(self.name)
+        return sum(c.alone_tokens for c in self.costs) / len(self.costs) / len(self.name)
 
     def cost(self, tokenizer_id: str) -> TokenizerCost:
         for c in self.costs:
@@ -186,6 +186,45 @@ class _FileTokens:
         i, j = self.overlapping(start, end)
         return self.prefix[j] - self.prefix[i]
 
+    def tokens_many(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """`tokens` for many spans at once (same rule, vectorised)."""
+        if not len(starts):
+            return np.zeros(0, dtype=np.int64)
+        i = np.searchsorted(np.asarray(self.ends), starts, side="right")
+        j = np.maximum(i, np.searchsorted(np.asarray(self.starts), ends, side="left"))
+        prefix = np.asarray(self.prefix, dtype=np.int64)
+        return prefix[j] - prefix[i]
+
+
+def alone_splits(tok: Tokenizer, names: Sequence[str]) -> dict[str, tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]]:
+    """Each name tokenized alone: (piece texts, ids per piece), as `tok.segments(name)` gives.
+
+    Fast path for tiktoken tokenizers and ASCII names: encode directly, and each token is a
+    whole ASCII piece (ASCII is unchanged by NFC, so Qwen's normalisation cannot differ).
+    Every other name goes through `tok.segments`. A test checks both paths agree.
+    """
+    out: dict[str, tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]] = {}
+    encoding = getattr(tok, "encoding", None) if isinstance(tok, TiktokenTokenizer) else None
+    fast = [n for n in names if n.isascii()] if encoding is not None else []
+    if fast:
+        piece_of = encoding.decode_single_token_bytes
+        encode = encoding.encode_ordinary  # names are short: a thread-pool batch costs more than it saves
+        cache: dict[int, str] = {}
+        for name in fast:
+            ids = encode(name)
+            pieces = []
+            for t in ids:
+                text = cache.get(t)
+                if text is None:
+                    text = cache[t] = piece_of(t).decode("ascii")
+                pieces.append(text)
+            out[name] = (tuple(pieces), tuple((t,) for t in ids))
+    for name in names:
+        if name not in out:
+            segs = tok.segments(name)
+            out[name] = (tuple(x.text for x in segs), tuple(x.ids for x in segs))
+    return out
+
 
 def kind_map(code: str, lexed: LexResult) -> np.ndarray:
     """One priority code per character (see KIND_PRIORITY); 0 means whitespace."""
@@ -244,6 +283,8 @@ def analyse_identifiers(
     occurrence_tokens: dict[str, tuple[int, ...]] = {}
     per_tok: list[dict[str, TokenizerCost]] = []
     splits = {n: split_identifier(n) for n in names}
+    occ_starts = np.fromiter((o.start for o in extraction.occurrences), dtype=np.int64)
+    occ_ends = np.fromiter((o.end for o in extraction.occurrences), dtype=np.int64)
     for tok in tokenizers:
         segs = (file_segments or {}).get(tok.id)
         if segs is None:
@@ -251,28 +292,31 @@ def analyse_identifiers(
         ft = _FileTokens(segs)
         file_tokens[tok.id] = ft.total
         kind_tokens[tok.id] = attribute_tokens(segs, kinds)
-        occurrence_tokens[tok.id] = tuple(ft.tokens(o.start, o.end) for o in extraction.occurrences)
+        per_occurrence = ft.tokens_many(occ_starts, occ_ends).tolist()
+        occurrence_tokens[tok.id] = tuple(per_occurrence)
+        totals: dict[str, int] = dict.fromkeys(names, 0)
+        for o, n in zip(extraction.occurrences, per_occurrence):
+            totals[o.name] += n
+        alone_all = alone_splits(tok, names)
         costs: dict[str, TokenizerCost] = {}
         for name in names:
-            occs = occ_by_name[name]
-            alone = tok.segments(name)
-            first = occs[0]
+            first = occ_by_name[name][0]
+            pieces, piece_ids = alone_all[name]
             i, j = ft.overlapping(first.start, first.end)
             context = segs[i:j]
-            total = sum(ft.tokens(o.start, o.end) for o in occs)
-            aligned, cut = word_alignment(splits[name], token_cuts(alone, 0, len(name)))
+            aligned, cut = word_alignment(splits[name], _piece_cuts(pieces))
             ctx_aligned, _ = word_alignment(
                 _shifted(splits[name], first.end - first.start, name), token_cuts(context, first.start, first.end)
             )
             costs[name] = TokenizerCost(
                 tokenizer_id=tok.id,
-                pieces=tuple(x.text for x in alone),
-                piece_ids=tuple(x.ids for x in alone),
-                alone_tokens=sum(len(x.ids) for x in alone),
+                pieces=pieces,
+                piece_ids=piece_ids,
+                alone_tokens=sum(map(len, piece_ids)),
                 context_pieces=tuple(x.text for x in context),
                 context_ids=tuple(x.ids for x in context),
-                context_first=ft.tokens(first.start, first.end),
-                context_total=total,
+                context_first=ft.prefix[j] - ft.prefix[i],
+                context_total=totals[name],
                 aligned=aligned,
                 words_cut=cut,
                 context_aligned=ctx_aligned,
@@ -308,6 +352,11 @@ def analyse_identifiers(
         lexer=extraction.lexer,
         occurrence_tokens=occurrence_tokens,
     )
+
+
+def _piece_cuts(pieces: Sequence[str]) -> list[int]:
+    """Boundaries between consecutive pieces: ``_piece_cuts(["calc", "ulate"]) -> [4]``."""
+    return list(accumulate(len(p) for p in pieces[:-1]))
 
 
 def _shifted(split: WordSplit, span_len: int, name: str) -> WordSplit:

@@ -56,6 +56,8 @@ _PIECE = regex.compile(
     r"|."
 )
 _LOWER_START = regex.compile(r"[\p{Ll}\p{Lo}\p{Lm}]")
+_PART = regex.compile(r"[^_\-]+")
+_SEPARATORS = regex.compile(r"[_\-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +116,7 @@ def split_identifier(name: str) -> WordSplit:
         return WordSplit(name, name, (), "", ())
     base = len(prefix)
     spans: list[tuple[int, int]] = []
-    for part_match in regex.finditer(r"[^_\-]+", core):
+    for part_match in _PART.finditer(core):
         part = part_match.group()
         pieces = [(p.start(), p.end()) for p in _PIECE.finditer(part)]
         for s, e in _merge_digits(pieces, part):
@@ -146,7 +148,7 @@ def classify_style(name: str) -> str:
     if has_us and has_dash:
         return MIXED
     if has_us or has_dash:
-        parts = [p for p in regex.split(r"[_\-]+", core) if p]
+        parts = [p for p in _SEPARATORS.split(core) if p]
         # every part must be one word (no humps inside), all in one case
         one_word_parts = all(len(split_identifier(p).words) <= 1 for p in parts)
         if not one_word_parts:

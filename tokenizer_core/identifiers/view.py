@@ -87,6 +87,7 @@ def code_heatmap_html(
     lexed: LexResult | None = None,
     tokenizer_name: str = "",
     words: Mapping[str, Sequence[str]] | None = None,
+    max_chars: int = MAX_VIEW_CHARS,
 ) -> str:
     """The code from `first_line` to `last_line` with line numbers, identifiers coloured by cost.
 
@@ -94,7 +95,8 @@ def code_heatmap_html(
     it; see costs.py), so the same name can differ between places. Only occurrences found in
     code are coloured. With `lexed`, comments are grey and strings blue. Hovering a name shows
     its cost there, alone (from `alone`) and its words. Use `code_view_window` to keep the
-    window small on big files.
+    window small on big files; at most `max_chars` characters are drawn even so (a minified
+    file is one huge line), and a last line says how much was left out.
     """
     if not code:
         return f'<div style="{_BOX};padding:0.6rem"><em>Nothing to show: the code is empty.</em></div>'
@@ -104,6 +106,8 @@ def code_heatmap_html(
     last = total if last_line is None else min(max(first, last_line), total)
     begin = starts[first - 1]
     stop = starts[last] - 1 if last < total else len(code)  # without the newline ending `last`
+    left_out = max(0, stop - begin - max(1, max_chars))
+    stop -= left_out
     marks: list[tuple[int, int, str, str]] = []  # (start, end, style, title)
     if lexed is not None:
         for x in lexed.lexemes:
@@ -157,7 +161,11 @@ def code_heatmap_html(
         emit_text(start, end, style, title)
         pos = end
     emit_text(pos, stop)
-    out.append("</div></div>")
+    out.append("</div>")
+    if left_out:
+        out.append(f'<div style="padding:0.3rem 0.8rem;color:#57606a;font-style:italic">… {left_out:,} more '
+                   "characters of these lines are not drawn.</div>")  # fmt: skip
+    out.append("</div>")
     return "".join(out)
 
 
@@ -165,14 +173,15 @@ def _line_open(n: int) -> str:
     return f'<div style="white-space:pre;padding:0 0.8rem 0 0"><span style="{_LINE_NO}">{n}</span>'
 
 
-def pieces_html(segments: Sequence[Segment], *, show_whitespace: bool = True) -> str:
+def pieces_html(segments: Sequence[Segment], *, show_whitespace: bool = True, max_pieces: int = 40) -> str:
     """Inline coloured spans for a few segments (one identifier's split).
 
     Colours come from the token ids (same as every other page); a segment without tokens is grey.
+    After `max_pieces` segments the rest is summarised as "… +N".
     """
     esc = html.escape
     parts = []
-    for seg in segments:
+    for seg in segments[:max_pieces]:
         text = visible_whitespace(seg.text) if show_whitespace else seg.text
         bg = token_background(seg.ids) if seg.ids else "transparent"
         ids = ", ".join(map(str, seg.ids)) or "no token"
@@ -180,6 +189,8 @@ def pieces_html(segments: Sequence[Segment], *, show_whitespace: bool = True) ->
             f'<span style="background:{bg};border-radius:3px;padding:1px 2px;margin-right:2px" '
             f'title="{esc(ids)}">{esc(text)}</span>'
         )
+    if len(segments) > max_pieces:
+        parts.append(f'<span style="color:#57606a">… +{len(segments) - max_pieces:,}</span>')
     return "".join(parts)
 
 
