@@ -184,7 +184,7 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
             max_word_chars=MAX_WORD_CHARS,
         ).validate()  # fmt: skip
     except BPEError as exc:
-        st.error(f"{escape_markdown(str(exc))}.", icon=":material/tune:")
+        st.error(escape_markdown(sentence(str(exc))), icon=":material/tune:")
         return None
 
 
@@ -225,6 +225,14 @@ def run_training(text: str, fmt: str, options: BPEOptions, fp: str) -> None:
         ss["bpe_train_error"] = str(exc)
     finally:
         bar.empty()
+
+
+def sentence(message: str) -> str:
+    """``"the marker ..." -> "The marker ...."``: a core error message as a sentence."""
+    message = message.strip()
+    if not message:
+        return message
+    return message[0].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
 
 
 def shift_step(delta: int, n: int) -> None:
@@ -317,6 +325,8 @@ def merge_detail(model: BPEModel, k: int) -> None:
 
 
 def merge_table(model: BPEModel, k: int) -> None:
+    if not model.steps:
+        return
     rows = bpe_merge_rows(model, k)
     st.markdown(f"**Merges so far** ({len(rows):,} of {model.n_merges:,})")
     if not rows:
@@ -544,7 +554,7 @@ if not corpus.strip():
 if can_train and (train_clicked or ss.pop("bpe_autotrain", False)):
     run_training(corpus, fmt, options, fp)
 if err := ss.get("bpe_train_error"):
-    st.error(f"Training failed: {escape_markdown(err)}", icon=":material/error:")
+    st.error(f"Training failed: {escape_markdown(sentence(err))} Your corpus is unchanged.", icon=":material/error:")
 
 model: BPEModel | None = ss.get("bpe_model")
 k = 0
