@@ -22,7 +22,6 @@ from tokenizer_core import (
     bpe_candidate_rows,
     bpe_fired_rows,
     bpe_merge_rows,
-    bpe_pair_label,
     bpe_symbol_label,
     bpe_tokens_summary,
     bpe_words_at_step,
