@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import re
 
 import altair as alt
 import pytest
@@ -68,10 +67,11 @@ def test_heatmap_colours_each_use_by_its_cost_and_numbers_lines():
     ex, an = _analysis(code, "python", [GreedyTokenizer()])
     out = code_heatmap_html(code, ex.occurrences, an.occurrence_tokens["greedy-seed"], tokenizer_name="greedy")
     # calculate_total: 4 tokens, items: 1, qx9_zz: 6 (the seed's splits)
-    assert re.search(rf'background:{cost_colour(4)}[^"]*" title="calculate_total: 4 tokens here \(greedy\)"', out)
-    assert f'background:{cost_colour(1)}' in out and 'title="items: 1 token here (greedy)"' in out
-    assert 'title="qx9_zz: 6 tokens here (greedy)"' in out
-    assert ">1</span>" in out and ">2</span>" in out  # line numbers
+    assert '<span class="tw-k4" title="calculate_total: 4 tokens here (greedy)">calculate_total</span>' in out
+    assert '<span class="tw-k1" title="items: 1 token here (greedy)">items</span>' in out
+    assert '<span class="tw-k5" title="qx9_zz: 6 tokens here (greedy)">qx9_zz</span>' in out
+    assert f".tw-code .tw-k4{{background:{cost_colour(4)}" in out  # the class carries the colour
+    assert '<span class="tw-ln">1</span>' in out and '<span class="tw-ln">2</span>' in out  # line numbers
 
 
 def test_cost_colours_and_window():
@@ -86,7 +86,7 @@ def test_cost_colours_and_window():
     assert code_view_window("single", 1) == (1, 1)
     part = code_heatmap_html(code, [], [], first_line=10, last_line=12)
     assert "line 10" in part and "line 12" in part and "line 13" not in part and "line 9<" not in part
-    assert part.count("<div style=\"white-space:pre") == 3  # exactly lines 10, 11, 12
+    assert part.count('<div class="tw-l">') == 3  # exactly lines 10, 11, 12
     assert "empty" in code_heatmap_html("", [], [])
 
 
@@ -96,6 +96,8 @@ def test_huge_lines_and_names_are_capped():
     out = code_heatmap_html(code, ex.occurrences, [1] * len(ex.occurrences), max_chars=5_000)
     assert len(out) < 120_000 and "more characters of these lines are not drawn" in out
     assert f"{len(code) - 5_000:,} more" in out
+    few = code_heatmap_html(code, ex.occurrences, [1] * len(ex.occurrences), max_marks=100)
+    assert few.count('class="tw-k1"') == 100 and "Only the first 100 names are coloured" in few
     segs = GreedyTokenizer().segments("q" * 500)
     capped = pieces_html(segs, max_pieces=40)
     assert capped.count("<span") == 41 and "… +460" in capped

@@ -206,4 +206,4 @@ def test_a_5000_line_file_draws_a_limited_view(page):
     open_tab(page, "Code view")
     assert any("Lines 1–400 of 5,000" in c.value and "At most 400 lines" in c.value for c in page.caption)
     body = " ".join(h.proto.body for h in page.get("html") if "tw-code" in h.proto.body)
-    assert ">400</span>" in body and ">401</span>" not in body
+    assert '<span class="tw-ln">400</span>' in body and '<span class="tw-ln">401</span>' not in body

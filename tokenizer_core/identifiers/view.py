@@ -26,6 +26,7 @@ COST_COLOURS: tuple[tuple[int, str, str], ...] = (
 )
 MAX_VIEW_LINES = 400
 MAX_VIEW_CHARS = 60_000
+MAX_VIEW_MARKS = 4_000  # coloured names per view; dense (minified) code stays light
 
 _BOX = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.85rem;"
@@ -34,6 +35,21 @@ _BOX = (
 )
 _LINE_NO = "display:inline-block;width:3.6em;padding-right:0.8em;text-align:right;color:#8c959f;user-select:none"
 _MUTED = {COMMENT: "color:#6e7781;font-style:italic", STRING: "color:#0a3069"}
+
+
+def cost_class(tokens: int) -> str:
+    """CSS class of the code view for a cost: ``cost_class(7) -> 'tw-k5'``."""
+    return f"tw-k{min(max(tokens, 1), len(COST_COLOURS))}"
+
+
+def _code_css() -> str:
+    rules = "".join(
+        f".tw-code .tw-k{t}{{background:{c};border-radius:3px;box-shadow:inset 0 -1px 0 #0000001f}}"
+        for t, c, _ in COST_COLOURS
+    )
+    rules += "".join(f".tw-code .tw-{k}{{{v}}}" for k, v in _MUTED.items())
+    rules += f".tw-code .tw-ln{{{_LINE_NO}}}.tw-code .tw-l{{white-space:pre;padding:0 0.8rem 0 0}}"
+    return f"<style>{rules}</style>"
 
 
 def cost_colour(tokens: int) -> str:
@@ -88,6 +104,7 @@ def code_heatmap_html(
     tokenizer_name: str = "",
     words: Mapping[str, Sequence[str]] | None = None,
     max_chars: int = MAX_VIEW_CHARS,
+    max_marks: int = MAX_VIEW_MARKS,
 ) -> str:
     """The code from `first_line` to `last_line` with line numbers, identifiers coloured by cost.
 
@@ -96,7 +113,8 @@ def code_heatmap_html(
     code are coloured. With `lexed`, comments are grey and strings blue. Hovering a name shows
     its cost there, alone (from `alone`) and its words. Use `code_view_window` to keep the
     window small on big files; at most `max_chars` characters are drawn even so (a minified
-    file is one huge line), and a last line says how much was left out.
+    file is one huge line) and at most `max_marks` names coloured; a last line says what was
+    left out.
     """
     if not code:
         return f'<div style="{_BOX};padding:0.6rem"><em>Nothing to show: the code is empty.</em></div>'
@@ -108,30 +126,33 @@ def code_heatmap_html(
     stop = starts[last] - 1 if last < total else len(code)  # without the newline ending `last`
     left_out = max(0, stop - begin - max(1, max_chars))
     stop -= left_out
-    marks: list[tuple[int, int, str, str]] = []  # (start, end, style, title)
+    marks: list[tuple[int, int, str, str]] = []  # (start, end, css class, title)
     if lexed is not None:
         for x in lexed.lexemes:
             if x.kind in _MUTED and x.end > begin and x.start < stop:
-                marks.append((x.start, x.end, _MUTED[x.kind], ""))
+                marks.append((x.start, x.end, f"tw-{x.kind}", ""))
     unit = f" ({tokenizer_name})" if tokenizer_name else ""
+    coloured = 0
     for o, n in zip(occurrences, occurrence_tokens):
         if o.where != CODE or o.end <= begin or o.start >= stop:
             continue
+        if coloured >= max_marks:
+            break
+        coloured += 1
         title = f"{o.name}: {n} token{'s' if n != 1 else ''} here{unit}"
         if alone and o.name in alone:
             title += f", {alone[o.name]} alone"
         if words and words.get(o.name):
             title += " · words: " + " | ".join(words[o.name])
-        style = f"background:{cost_colour(n)};border-radius:3px;box-shadow:inset 0 -1px 0 #0000001f"
-        marks.append((o.start, o.end, style, title))
+        marks.append((o.start, o.end, cost_class(n), title))
     # identifiers inside a string (template literals, f-strings) must win over the string colour
     marks.sort(key=lambda m: (m[0], m[3] == ""))
     esc = html.escape
-    out = [f'<div class="tw-code" style="{_BOX}">']
+    out = [_code_css(), f'<div class="tw-code" style="{_BOX}">']
     line_no = first
     pos = begin
 
-    def emit_text(a: int, b: int, style: str = "", title: str = "") -> None:
+    def emit_text(a: int, b: int, css: str = "", title: str = "") -> None:
         nonlocal line_no
         chunk = code[a:b]
         pieces = chunk.split("\n")
@@ -142,14 +163,14 @@ def code_heatmap_html(
                 out.append(_line_open(line_no))
             if piece:
                 body = esc(piece.replace("\t", "    "))
-                if style:
+                if css:
                     t = f' title="{esc(title)}"' if title else ""
-                    out.append(f'<span style="{style}"{t}>{body}</span>')
+                    out.append(f'<span class="{css}"{t}>{body}</span>')
                 else:
                     out.append(body)
 
     out.append(_line_open(line_no))
-    for start, end, style, title in marks:
+    for start, end, css, title in marks:
         start, end = max(start, begin), min(end, stop)
         if start < pos:  # nested inside an earlier mark (an identifier in a string): split it
             if title:
@@ -158,19 +179,23 @@ def code_heatmap_html(
         if start >= end:
             continue
         emit_text(pos, start)
-        emit_text(start, end, style, title)
+        emit_text(start, end, css, title)
         pos = end
     emit_text(pos, stop)
     out.append("</div>")
+    notes = []
     if left_out:
-        out.append(f'<div style="padding:0.3rem 0.8rem;color:#57606a;font-style:italic">… {left_out:,} more '
-                   "characters of these lines are not drawn.</div>")  # fmt: skip
+        notes.append(f"… {left_out:,} more characters of these lines are not drawn.")
+    if coloured >= max_marks:
+        notes.append(f"Only the first {max_marks:,} names are coloured.")
+    for note in notes:
+        out.append(f'<div style="padding:0.3rem 0.8rem;color:#57606a;font-style:italic">{note}</div>')
     out.append("</div>")
     return "".join(out)
 
 
 def _line_open(n: int) -> str:
-    return f'<div style="white-space:pre;padding:0 0.8rem 0 0"><span style="{_LINE_NO}">{n}</span>'
+    return f'<div class="tw-l"><span class="tw-ln">{n}</span>'
 
 
 def pieces_html(segments: Sequence[Segment], *, show_whitespace: bool = True, max_pieces: int = 40) -> str:
