@@ -97,8 +97,8 @@ def explain_bpe_choice(model: BPEModel, step: MergeStep) -> str:
         )
     return (
         head + "Ties go to the pair seen first, scanning the words in corpus order and each word "
-        f"left to right: {chosen} first appears in {bpe_first_seen_label(model, cands[0])}, "
-        f"{runner_label} only in {bpe_first_seen_label(model, runner)}."
+        f"left to right: {chosen} first appears at {bpe_first_seen_label(model, cands[0])}, before "
+        f"{runner_label} at {bpe_first_seen_label(model, runner)}."
     )
 
 
