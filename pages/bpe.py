@@ -176,6 +176,11 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
                 merges = None
             minfreq = int(st.number_input("Minimum pair frequency", 1, 10**9, step=1, key="bpe_minfreq",
                                           help=HELP["minfreq"]))  # fmt: skip
+        with st.expander("What the options do", icon=":material/help:"):
+            names = {"symbols": "Start symbols", "marker": "End-of-word marker", "pretok": "Pre-tokenization",
+                     "tie": "Ties", "stop": "Stop after", "minfreq": "Minimum pair frequency",
+                     "format": "The corpus is"}  # fmt: skip
+            st.markdown("\n".join(f"- **{names[k]}**: {v}" for k, v in HELP.items()))
     try:
         return BPEOptions(
             symbols=symbols, end_marker=marker if marker != CUSTOM else "", pretokenizer=pretok,
@@ -550,7 +555,8 @@ train_clicked = st.button("Train", key="bpe_train", type="primary", icon=":mater
                           disabled=not can_train)  # fmt: skip
 if not corpus.strip():
     st.info("Paste a corpus, upload a text file or load a preset, then press Train.", icon=":material/edit:")
-if can_train and (train_clicked or ss.pop("bpe_autotrain", False)):
+autotrain = ss.pop("bpe_autotrain", False)  # the first visit trains the default preset once
+if can_train and (train_clicked or autotrain):
     run_training(corpus, fmt, options, fp)
 if err := ss.get("bpe_train_error"):
     st.error(f"Training failed: {escape_markdown(sentence(err))} Your corpus is unchanged.", icon=":material/error:")
