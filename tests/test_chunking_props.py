@@ -182,3 +182,21 @@ def test_token_windows_overlap_is_exactly_the_setting_on_plain_words(tid):
         chunks = chunk_text(text, tok, strategy="tokens", size=size, overlap=overlap).chunks
         assert all(c.tokens == size for c in chunks[:-1])
         assert all(c.overlap_tokens == overlap for c in chunks[1:])
+
+
+@pytest.mark.parametrize("strategy", [pytest.param(s, id=s) for s in STRATEGIES if s != "tokens"])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=text_strategy, tid=st.sampled_from(TOKENIZERS), size=st.integers(1, 48), overlap=st.sampled_from([0, 3]))
+def test_guarantees_hold_when_counts_come_from_one_pass_over_the_text(strategy, text, tid, size, overlap):
+    """Long documents read piece counts from the whole text's tokens (between safe cuts); force
+    that path on short texts so the properties above cover it too."""
+    from tokenizer_core import chunking
+
+    old = chunking._Counts.UNITS_FROM
+    chunking._Counts.UNITS_FROM = 0
+    try:
+        overlap = min(overlap, size - 1)
+        result = chunk_text(text, builtin(tid), strategy=strategy, size=size, overlap=overlap)
+    finally:
+        chunking._Counts.UNITS_FROM = old
+    assert_guarantees(text, result.chunks, builtin(tid), size, overlap, strategy)

@@ -10,10 +10,15 @@ from tokenizer_core import Chunk, chunk_colour, chunk_legend_html, chunk_text, c
 from tokenizer_core.charts.chunks import chunk_size_histogram, chunk_sizes_along
 
 
-def visible_text(fragment: str) -> str:
-    """The text a browser shows: tags removed, entities decoded, badges (index numbers) dropped."""
+def source_text(fragment: str) -> str:
+    """The HTML source between tags, with the chunk badges (index numbers) dropped."""
     fragment = re.sub(r'<span style="display:inline-block[^"]*"[^>]*>\d+</span>', "", fragment)
-    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+    return re.sub(r"<[^>]+>", "", fragment)
+
+
+def visible_text(fragment: str) -> str:
+    """The text a browser shows: tags removed, entities decoded, badges dropped."""
+    return html.unescape(source_text(fragment))
 
 
 def test_user_text_is_escaped_everywhere():
@@ -22,7 +27,8 @@ def test_user_text_is_escaped_everywhere():
     chunks = chunk_text(text, tok, strategy="tokens", size=6, overlap=2).chunks
     out = chunks_html(text, chunks)
     assert "<img" not in out and "<script" not in out
-    assert "&lt;img" in out and "&lt;script&gt;" in out
+    escaped = source_text(out)
+    assert "&lt;img src=x onerror=alert(1)&gt;" in escaped and "&lt;script&gt;" in escaped
     assert visible_text(out) == text  # every character shown once, in order
 
 

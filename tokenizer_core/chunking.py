@@ -50,7 +50,16 @@ from .chunking_split import (
     word_cuts,
     word_starts,
 )
-from .chunking_tokens import WindowStats, count_texts, cut_rule, is_safe_cut, token_units, token_windows
+from .chunking_tokens import (
+    SafeCutSet,
+    WindowStats,
+    count_texts,
+    counts_between,
+    cut_rule,
+    fast_token_units,
+    token_units,
+    token_windows,
+)
 from .encoders import Tokenizer
 
 MAX_CHUNK_TOKENS = 1_000_000
@@ -228,6 +237,7 @@ class _Atom:
     end: int
     tokens: int
     level: int = 0  # strength of the cut at `start`: 0 strongest (first splitter), higher weaker
+    safe: bool = False  # counts add up across the cut at `start`
 
 
 @dataclass
@@ -244,11 +254,46 @@ class _Log:
         self.counted_chars += sum(map(len, texts))
 
 
+class _Counts:
+    """Counting for one document: the tokenizer's cut rule, its safe cuts and, for long texts,
+    the token units of one pass over the whole text (pieces between two safe cuts are read
+    from them instead of being encoded again)."""
+
+    UNITS_FROM = 20_000  # characters; below this, counting pieces one by one is as fast
+
+    def __init__(self, text: str, tok: Tokenizer, log: _Log) -> None:
+        self.text, self.tok, self.log = text, tok, log
+        self.rule = cut_rule(tok)
+        self.cuts = SafeCutSet(text, self.rule)
+        self.units = fast_token_units(tok, text) if self.rule and len(text) >= self.UNITS_FROM else None
+        if self.units is not None:
+            log.add("encode", "tokens", self.units.tokens, "one pass over the whole text")
+
+    def spans(self, spans: Sequence[tuple[int, int]]) -> list[int]:
+        """Real token counts of ``text[s:e]`` for each span."""
+        if not spans:
+            return []
+        known = (
+            counts_between(self.units, self.cuts, [s for s, _ in spans], [e for _, e in spans]).tolist()
+            if self.units is not None else [-1] * len(spans)
+        )  # fmt: skip
+        todo = [k for k, n in enumerate(known) if n < 0]
+        texts = [self.text[spans[k][0] : spans[k][1]] for k in todo]
+        self.log.counted(texts)
+        for k, n in zip(todo, count_texts(self.tok, texts)):
+            known[k] = n
+        return known
+
+    def safe_starts(self, starts: Sequence[int]) -> list[bool]:
+        return self.cuts.contains(starts).tolist() if self.rule else [False] * len(starts)
+
+
 def _atomize(
-    text: str, tok: Tokenizer, size: int, levels: Sequence[tuple[str, Splitter]], log: _Log
+    text: str, counts: _Counts, size: int, levels: Sequence[tuple[str, Splitter]], log: _Log
 ) -> list[_Atom]:
     """Split the text level by level until every piece fits; count each level in one batch."""
-    atoms: list[_Atom] = []
+    tok = counts.tok
+    found: list[tuple[int, int, int, int]] = []  # (start, end, tokens, level)
     # (start, end, known count, level of the cut at start)
     todo: list[tuple[int, int, int | None, int]] = [(0, len(text), None, 0)]
     for depth, (name, split) in enumerate(levels):
@@ -260,14 +305,12 @@ def _atomize(
                 continue
             bounds = [s, *cuts, e]
             pieces.extend((a, b, None, lvl if a == s else depth) for a, b in zip(bounds, bounds[1:]))
-        texts = [text[s:e] for s, e, known, _ in pieces if known is None]
-        counts = iter(count_texts(tok, texts))
-        log.counted(texts)
+        fresh = iter(counts.spans([(s, e) for s, e, known, _ in pieces if known is None]))
         todo = []
         for s, e, known, lvl in pieces:
-            n = next(counts) if known is None else known
+            n = next(fresh) if known is None else known
             if n <= size:
-                atoms.append(_Atom(s, e, n, lvl))
+                found.append((s, e, n, lvl))
             else:
                 todo.append((s, e, n, lvl))
         log.add("split", name, len(pieces), f"{len(todo):,} above the budget")
@@ -278,13 +321,14 @@ def _atomize(
         cut = 0
         for s, e, _, lvl in todo:
             for w in token_windows(text, tok, size=size, start=s, end=e, stats=wstats):
-                atoms.append(_Atom(w.start, w.end, w.tokens, lvl if w.start == s else len(levels)))
+                found.append((w.start, w.end, w.tokens, lvl if w.start == s else len(levels)))
                 cut += 1
         log.counted_texts += wstats.counted_texts
         log.counted_chars += wstats.counted_chars
         log.add("split", "tokens", cut, f"{len(todo):,} unbroken pieces cut between whole characters")
-    atoms.sort(key=lambda a: a.start)
-    return atoms
+    found.sort()
+    safe = counts.safe_starts([s for s, _, _, _ in found])
+    return [_Atom(s, e, n, lvl, ok) for (s, e, n, lvl), ok in zip(found, safe)]
 
 
 def _glue_headings(text: str, tok: Tokenizer, atoms: list[_Atom], blocks: Sequence[Block], size: int, log: _Log) -> list[_Atom]:
@@ -299,7 +343,7 @@ def _glue_headings(text: str, tok: Tokenizer, atoms: list[_Atom], blocks: Sequen
             n = tok.count(text[a.start : b.end])
             log.counted([text[a.start : b.end]])
             if n <= size:
-                out[k : k + 2] = [_Atom(a.start, b.end, n, a.level)]
+                out[k : k + 2] = [_Atom(a.start, b.end, n, a.level, a.safe)]
                 glued += 1
         k -= 1
     log.add("glue", "headings", glued, "headings joined to the text after them")
@@ -371,8 +415,7 @@ class _Packer:
 
     def __init__(self, text: str, tok: Tokenizer, atoms: Sequence[_Atom], size: int, overlap: int, log: _Log):
         self.text, self.tok, self.atoms, self.size, self.overlap, self.log = text, tok, atoms, size, overlap, log
-        self.rule = cut_rule(tok)
-        self.safe = self.rule is not None
+        self.safe = cut_rule(tok) is not None
         self.verified = self.shortened = 0
 
     def _count(self, a: int, b: int) -> int:
@@ -398,7 +441,7 @@ class _Packer:
             add = atoms[j].tokens - (_join_saving(text, atoms[j].start) if joined else 0)
             if est + add > self.size and j > i:
                 break
-            if joined and not (self.safe and is_safe_cut(text, atoms[j].start, self.rule)):
+            if joined and not atoms[j].safe:
                 exact = False
             est += add
             j += 1
@@ -425,22 +468,43 @@ class _Packer:
         runs = []
         r0 = a
         for k in range(a + 1, b):
-            if not (self.safe and is_safe_cut(self.text, self.atoms[k].start, self.rule)):
+            if not self.atoms[k].safe:
                 continue
             runs.append((r0, k))
             r0 = k
         runs.append((r0, b))
         return runs
 
+    def _real(self, cs: int, ov: int, i: int, j: int) -> int:
+        """The real count of ``text[cs:atoms[j-1].end]`` (an overlap of `ov` tokens, then atoms
+        i..j-1), counting only the runs that contain an unsafe join."""
+        atoms, text = self.atoms, self.text
+        total = 0
+        runs = self._runs(i, j)
+        if cs < atoms[i].start:
+            if atoms[i].safe:
+                total += ov  # the overlap's own count adds up across this cut
+            else:
+                r0, r1 = runs.pop(0)
+                total += self._count(cs, atoms[r1 - 1].end)
+        for r0, r1 in runs:
+            total += atoms[r0].tokens if r1 - r0 == 1 else self._count(atoms[r0].start, atoms[r1 - 1].end)
+        return total
+
     def _batched(self) -> list[tuple[int, int, int, int]]:
+        """Plan chunks from estimates a batch at a time and count the unsafe runs in one call.
+
+        A chunk whose real count is above the budget is shortened and the rest planned again;
+        the batch halves after such a miss (less planning wasted) and doubles after a clean one.
+        """
         atoms, text, n = self.atoms, self.text, len(self.atoms)
         out: list[tuple[int, int, int, int]] = []
-        i, misses = 0, 0
+        i, batch = 0, 64
         while i < n:
             plan = []  # (first atom, end atom, runs to count)
             texts: list[str] = []
             k = i
-            while k < n:
+            while k < n and len(plan) < batch:
                 j, _, _, _ = self._greedy(k, 0, self.safe)
                 runs = [(r0, r1) for r0, r1 in self._runs(k, j) if r1 - r0 > 1]
                 plan.append((k, j, runs))
@@ -451,6 +515,7 @@ class _Packer:
             counts = iter(count_texts(self.tok, texts))
             self.verified += len(texts)
             self.log.counted(texts)
+            batch = min(1024, batch * 2)
             for a, b, runs in plan:
                 real = sum(atoms[x].tokens for x in range(a, b))
                 for r0, r1 in runs:
@@ -460,40 +525,46 @@ class _Packer:
                     i = b
                     continue
                 # above the budget once counted: shorten this chunk, then plan the rest again
-                misses += 1
                 while real > self.size and b - a > 1:
                     b -= 1
                     self.shortened += 1
-                    real = self._count(atoms[a].start, atoms[b - 1].end)
+                    real = self._real(atoms[a].start, 0, a, b)
                 out.append((atoms[a].start, atoms[b - 1].end, real, 0))
                 i = b
+                batch = max(1, batch // 4)
                 break
-            if misses > 3 and i < n:  # estimates keep missing for this text: go one by one
-                return self._sequential(i, atoms[i].start, out)
         return out
 
     def _sequential(self, i: int, prev_end: int, out: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         atoms, text, n, size = self.atoms, self.text, len(self.atoms), self.size
         cs, ov = atoms[i].start if i < n else 0, 0
+        ov_lo = cs  # where the current overlap could start at the earliest
+
+        def smaller_overlap(limit: int) -> tuple[int, int]:
+            """A shorter overlap (at most `limit` tokens), or none: (start, tokens)."""
+            if limit <= 0:
+                return atoms[i].start, 0
+            return _overlap_start(text, self.tok, ov_lo, atoms[i].start, limit)
+
         while i < n:
             with_overlap = cs < atoms[i].start
-            exact = self.safe and (not with_overlap or is_safe_cut(text, atoms[i].start, self.rule))
+            exact = self.safe and (not with_overlap or atoms[i].safe)
             j, est, exact, moved_back = self._greedy(i, ov, exact)
-            if with_overlap and est > size:  # the overlap and the next piece do not fit: drop it
-                cs, ov = atoms[i].start, 0
+            if with_overlap and est > size:  # the overlap and the next piece do not fit together
+                cs, ov = smaller_overlap(min(ov - 1, size - atoms[i].tokens - 1))
                 continue
             real = est
             if not exact:
-                real = self._count(cs, atoms[j - 1].end)
+                real = self._real(cs, ov, i, j)
                 while real > size and j - 1 > i:
                     j -= 1
                     self.shortened += 1
-                    real = self._count(cs, atoms[j - 1].end)
-                if real > size and with_overlap:  # overlap plus one piece is too much: drop it
-                    cs, ov = atoms[i].start, 0
+                    real = self._real(cs, ov, i, j)
+                if real > size and with_overlap:  # the overlap plus one piece is too much
+                    cs, ov = smaller_overlap(min(ov - 1, ov - (real - size)))
                     continue
                 while not moved_back and j < n and real + atoms[j].tokens <= size + 2:  # joins can save tokens
-                    more = self._count(cs, atoms[j].end)
+                    more = self._real(cs, ov, i, j + 1)
                     if more > size:
                         break
                     real, j = more, j + 1
@@ -503,7 +574,8 @@ class _Packer:
             if i >= n:
                 break
             if self.overlap:
-                cs, ov = _overlap_start(text, self.tok, max(cs + 1, prev_end), ce, self.overlap)
+                ov_lo = max(cs + 1, prev_end)
+                cs, ov = _overlap_start(text, self.tok, ov_lo, ce, self.overlap)
             else:
                 cs, ov = ce, 0
             prev_end = ce
@@ -600,7 +672,7 @@ def chunk_text(
             levels += [("blank lines", paragraph_cuts), ("lines", line_cuts), ("words", word_cuts)]
         else:
             levels = _prose_levels(strategy)
-        atoms = _atomize(text, tokenizer, size, levels, log)
+        atoms = _atomize(text, _Counts(text, tokenizer, log), size, levels, log)
         if strategy == "markdown":
             atoms = _glue_headings(text, tokenizer, atoms, blocks, size, log)
         spans = _pack(text, tokenizer, atoms, size, overlap, log)
@@ -651,8 +723,8 @@ def _warnings(chunks: Sequence[Chunk], size: int, overlap: int) -> list[str]:
         if mean < 0.75 * overlap:
             out.append(
                 f"The overlap averages {mean:,.1f} tokens for a setting of {overlap:,}: overlaps start "
-                "at a word, never repeat text from two chunks back, and are dropped where the "
-                "overlap and the next piece would not fit together."
+                "at a word, never repeat text from two chunks back, and shrink where the overlap and "
+                "the next whole piece would not fit in one chunk together."
             )
     return out
 

@@ -173,6 +173,23 @@ def _token_lengths(encoding) -> np.ndarray:
     return out
 
 
+def _encode_ids(enc, pieces: list[str]) -> np.ndarray:
+    """Token ids of the pieces, concatenated, as a numpy array (two threads for several pieces).
+
+    ``encode_to_numpy(..., disallowed_special=())`` is tiktoken's ``encode_ordinary`` without
+    building a Python list of ints (special-token text stays plain text).
+    """
+    if hasattr(enc, "encode_to_numpy"):
+        def one(piece: str) -> np.ndarray:
+            return enc.encode_to_numpy(piece, disallowed_special=())
+
+        arrays = [one(pieces[0])] if len(pieces) == 1 else list(_pool().map(one, pieces))
+    else:
+        batches = [enc.encode_ordinary(pieces[0])] if len(pieces) == 1 else enc.encode_ordinary_batch(pieces)
+        arrays = [np.asarray(b, dtype=np.int64) for b in batches]
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+
+
 def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
     """Units from the token ids of one pass over the text (encoded in ~100 KB pieces in parallel)."""
     clean = clean_text(text)
@@ -180,13 +197,9 @@ def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
         return None  # ids would describe the normalised text; the segments path maps them back
     enc = tokenizer.encoding
     pieces = split_for_batch(clean) if tokenizer.newline_safe else [clean]
-    if len(pieces) == 1:
-        batches = [enc.encode_ordinary(clean)]
-    else:
-        batches = enc.encode_ordinary_batch(pieces, num_threads=2)
-    if not any(batches):
+    ids = _encode_ids(enc, pieces)
+    if not len(ids):
         return TokenUnits(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), True)
-    ids = np.concatenate([np.asarray(b, dtype=np.int64) for b in batches])
     byte_ends = np.cumsum(_token_lengths(enc)[ids])
     n = len(ids)
     if clean.isascii():  # one byte per character: token ends are character offsets
@@ -196,13 +209,49 @@ def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
     data = np.frombuffer(clean.encode("utf-8"), dtype=np.uint8)
     if int(byte_ends[-1]) != len(data):
         return None
-    is_start = (data & 0xC0) != 0x80  # first byte of a character
-    ok = np.ones(n, dtype=bool)  # token k ends on a character boundary
-    ok[:-1] = is_start[byte_ends[:-1]]
-    valid = np.flatnonzero(ok)
-    chars_before = np.cumsum(is_start, dtype=np.int32 if len(data) < 2**31 else np.int64)
-    char_ends = chars_before[byte_ends[valid] - 1].astype(np.int64)
+    # continuation bytes (10xxxxxx) are the bytes that are not the first of a character
+    high = np.flatnonzero(data >= 0x80)
+    cont = high[(data[high] & 0xC0) == 0x80]
+    before = np.searchsorted(cont, byte_ends)  # continuation bytes before each token end
+    # (non-ASCII text has at least one) and a token ending right before one ends mid-character
+    mid_char = (before < len(cont)) & (cont[np.minimum(before, len(cont) - 1)] == byte_ends)
+    valid = np.flatnonzero(~mid_char)  # token k ends between two characters
+    char_ends = byte_ends[valid] - before[valid]
     return TokenUnits(np.concatenate([[0], char_ends]), np.concatenate([[0], valid + 1]), True)
+
+
+def fast_token_units(tokenizer: Tokenizer, text: str) -> TokenUnits | None:
+    """Token units from one parallel pass of a tiktoken encoding, or None when that path does
+    not apply (another kind of tokenizer, or text its normalisation would change)."""
+    return _fast_units(tokenizer, text) if isinstance(tokenizer, TiktokenTokenizer) else None
+
+
+class SafeCutSet:
+    """The safe cuts of one text (plus its two ends) for fast membership tests.
+
+    ``SafeCutSet("ab\nCd", "newline").contains([0, 2, 3]) -> [True, False, True]``.
+    """
+
+    def __init__(self, text: str, rule: str | None) -> None:
+        cuts = safe_cuts(text, rule=rule) if rule else []
+        self.positions = np.asarray([0, *cuts, len(text)], dtype=np.int64)
+
+    def contains(self, offsets: Sequence[int] | np.ndarray) -> np.ndarray:
+        offsets = np.asarray(offsets, dtype=np.int64)
+        k = np.minimum(np.searchsorted(self.positions, offsets), len(self.positions) - 1)
+        return self.positions[k] == offsets
+
+
+def counts_between(units: TokenUnits, cuts: SafeCutSet, starts: Sequence[int], ends: Sequence[int]) -> np.ndarray:
+    """Token counts of ``text[s:e]`` read from the whole text's units, where both ends are safe
+    cuts (counts add up there); -1 where the span has to be counted on its own."""
+    starts = np.asarray(starts, dtype=np.int64)
+    ends = np.asarray(ends, dtype=np.int64)
+    last = len(units.ends) - 1
+    ks = np.minimum(np.searchsorted(units.ends, starts), last)
+    ke = np.minimum(np.searchsorted(units.ends, ends), last)
+    ok = cuts.contains(starts) & cuts.contains(ends) & (units.ends[ks] == starts) & (units.ends[ke] == ends)
+    return np.where(ok, units.cum[ke] - units.cum[ks], -1)
 
 
 def token_units(tokenizer: Tokenizer, text: str) -> TokenUnits:
