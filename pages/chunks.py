@@ -132,7 +132,9 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
     chunks = result.chunks
     first = 0
     if len(chunks) > MAX_VIEW_CHUNKS or result.text_length > MAX_VIEW_CHARS:
-        first = int(st.number_input(
+        if st.session_state.get("chunks_first", 0) > len(chunks) - 1:  # fewer chunks than before
+            st.session_state["chunks_first"] = len(chunks) - 1
+        first = int(st.columns([1, 3])[0].number_input(
             "Show chunks from number", min_value=0, max_value=len(chunks) - 1, value=0, step=MAX_VIEW_CHUNKS,
             key="chunks_first",
         ))  # fmt: skip

@@ -114,3 +114,9 @@ def test_sizes_along_the_document_spec():
     rows = spec["datasets"][bars["data"]["name"]] if "data" in bars else spec["datasets"][spec["data"]["name"]]
     assert [(r["chunk"], r["tokens"]) for r in rows] == [(0, 10), (1, 20), (2, 5)]
     assert spec["layer"][1]["mark"]["type"] == "rule"
+
+
+def test_sizes_along_a_long_document_is_an_area():
+    chunks = [Chunk(i, i, i + 1, "x", 10 + i % 7) for i in range(1000)]
+    spec = chunk_sizes_along(chunks, size=32).to_dict()
+    assert spec["layer"][0]["mark"]["type"] == "area"

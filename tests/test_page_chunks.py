@@ -162,3 +162,14 @@ def test_two_downloads_are_offered(page):
     buttons = page.get("download_button")
     assert sorted(b.proto.label for b in buttons) == ["Download CSV", "Download JSONL"]
     assert all(b.proto.url for b in buttons)  # the files were handed to the media store
+
+
+def test_view_position_survives_fewer_chunks(page):
+    set_text(page, long_document())
+    ok(page.number_input(key="chunks_size").set_value(128).run())
+    ok(page.number_input(key="chunks_first").set_value(2000).run())
+    assert any(c.value.startswith("Showing chunks 2,000–") for c in page.caption)
+    ok(page.number_input(key="chunks_size").set_value(4096).run())  # now far fewer chunks
+    n = expected_count(long_document(), size=4096)
+    assert metrics(page)["Chunks"] == f"{n:,}"
+    assert any(c.value.startswith(f"Showing chunks {n - 1:,}–") for c in page.caption)

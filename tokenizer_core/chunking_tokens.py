@@ -173,51 +173,61 @@ def _token_lengths(encoding) -> np.ndarray:
     return out
 
 
-def _encode_ids(enc, pieces: list[str]) -> np.ndarray:
-    """Token ids of the pieces, concatenated, as a numpy array (two threads for several pieces).
+def _piece_units(enc, lengths: np.ndarray, piece: str) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """Token units of one piece: (character ends of the tokens that end between characters,
+    their token indexes, number of tokens), offsets relative to the piece. None on a mismatch.
 
     ``encode_to_numpy(..., disallowed_special=())`` is tiktoken's ``encode_ordinary`` without
-    building a Python list of ints (special-token text stays plain text).
+    building a Python list (special-token text stays plain text). Runs on a worker thread.
     """
     if hasattr(enc, "encode_to_numpy"):
-        def one(piece: str) -> np.ndarray:
-            return enc.encode_to_numpy(piece, disallowed_special=())
-
-        arrays = [one(pieces[0])] if len(pieces) == 1 else list(_pool().map(one, pieces))
+        ids = enc.encode_to_numpy(piece, disallowed_special=())
     else:
-        batches = [enc.encode_ordinary(pieces[0])] if len(pieces) == 1 else enc.encode_ordinary_batch(pieces)
-        arrays = [np.asarray(b, dtype=np.int64) for b in batches]
-    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+        ids = np.asarray(enc.encode_ordinary(piece), dtype=np.int64)
+    n = len(ids)
+    if n == 0:
+        return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0) if not piece else None
+    byte_ends = np.cumsum(lengths[ids])
+    if piece.isascii():  # one byte per character: token ends are character offsets
+        if int(byte_ends[-1]) != len(piece):
+            return None
+        return byte_ends, np.arange(n, dtype=np.int64), n
+    data = np.frombuffer(piece.encode("utf-8"), dtype=np.uint8)
+    if int(byte_ends[-1]) != len(data):
+        return None
+    # continuation bytes (10xxxxxx) are the bytes that are not the first of a character (non-ASCII
+    # text has at least one); a token that ends right before one ends in the middle of a character
+    high = np.flatnonzero(data >= 0x80)
+    cont = high[(data[high] & 0xC0) == 0x80]
+    before = np.searchsorted(cont, byte_ends)  # continuation bytes before each token end
+    mid_char = (before < len(cont)) & (cont[np.minimum(before, len(cont) - 1)] == byte_ends)
+    valid = np.flatnonzero(~mid_char)
+    return byte_ends[valid] - before[valid], valid, n
 
 
 def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
-    """Units from the token ids of one pass over the text (encoded in ~100 KB pieces in parallel)."""
+    """Units from one pass over the text: ~100 KB pieces, each encoded and mapped to character
+    offsets on one of two threads (tiktoken and numpy release the GIL)."""
     clean = clean_text(text)
     if tokenizer.normalize_nfc and not unicodedata.is_normalized("NFC", clean):
         return None  # ids would describe the normalised text; the segments path maps them back
     enc = tokenizer.encoding
+    lengths = _token_lengths(enc)
     pieces = split_for_batch(clean) if tokenizer.newline_safe else [clean]
-    ids = _encode_ids(enc, pieces)
-    if not len(ids):
-        return TokenUnits(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), True)
-    byte_ends = np.cumsum(_token_lengths(enc)[ids])
-    n = len(ids)
-    if clean.isascii():  # one byte per character: token ends are character offsets
-        if int(byte_ends[-1]) != len(clean):
-            return None
-        return TokenUnits(np.concatenate([[0], byte_ends]), np.arange(n + 1, dtype=np.int64), True)
-    data = np.frombuffer(clean.encode("utf-8"), dtype=np.uint8)
-    if int(byte_ends[-1]) != len(data):
+    if len(pieces) == 1:
+        parts = [_piece_units(enc, lengths, clean)]
+    else:
+        parts = list(_pool().map(lambda p: _piece_units(enc, lengths, p), pieces))
+    if any(p is None for p in parts):
         return None
-    # continuation bytes (10xxxxxx) are the bytes that are not the first of a character
-    high = np.flatnonzero(data >= 0x80)
-    cont = high[(data[high] & 0xC0) == 0x80]
-    before = np.searchsorted(cont, byte_ends)  # continuation bytes before each token end
-    # (non-ASCII text has at least one) and a token ending right before one ends mid-character
-    mid_char = (before < len(cont)) & (cont[np.minimum(before, len(cont) - 1)] == byte_ends)
-    valid = np.flatnonzero(~mid_char)  # token k ends between two characters
-    char_ends = byte_ends[valid] - before[valid]
-    return TokenUnits(np.concatenate([[0], char_ends]), np.concatenate([[0], valid + 1]), True)
+    ends, cum = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    chars = tokens = 0
+    for piece, (char_ends, valid, n) in zip(pieces, parts):
+        ends.append(char_ends + chars)
+        cum.append(valid + (tokens + 1))
+        chars += len(piece)
+        tokens += n
+    return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
 
 
 def fast_token_units(tokenizer: Tokenizer, text: str) -> TokenUnits | None:

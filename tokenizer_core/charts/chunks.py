@@ -58,7 +58,8 @@ def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | Non
 
 
 def chunk_sizes_along(chunks: Sequence[Chunk], *, size: int) -> alt.LayerChart:
-    """Bars of tokens per chunk in document order (spot short chunks between long ones)."""
+    """Tokens per chunk in document order (spot short chunks between long ones): one bar per
+    chunk, or a stepped area above 300 chunks, with a rule at the budget."""
     df = pd.DataFrame(
         {
             "chunk": [c.index for c in chunks],
@@ -67,9 +68,14 @@ def chunk_sizes_along(chunks: Sequence[Chunk], *, size: int) -> alt.LayerChart:
             "start": [c.start for c in chunks],
         }
     )
+    # one bar per chunk while bars stay visible; a stepped area for long documents
+    mark = (
+        alt.Chart(df).mark_bar(color="#72b7b2")
+        if len(df) <= 300
+        else alt.Chart(df).mark_area(color="#72b7b2", interpolate="step-after", opacity=0.85)
+    )
     bars = (
-        alt.Chart(df)
-        .mark_bar(color="#72b7b2")
+        mark
         .encode(
             x=alt.X("chunk:Q", title="chunk index", scale=alt.Scale(nice=False),
                     axis=alt.Axis(format="d", tickMinStep=1)),
