@@ -59,8 +59,11 @@ def on_model_change() -> None:
         st.session_state["chunks_size"] = model.limit
 
 
-def settings_form() -> tuple[str, str, int, int, str]:
-    """Widgets for strategy, tokenizer, model, size, overlap. Returns the raw choices."""
+def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
+    """Widgets for strategy, tokenizer, model, size, overlap.
+
+    Returns (strategy, tokenizer id, size, (overlap unit, overlap value), model name).
+    """
     c1, c2, c3 = st.columns([3, 2, 3], vertical_alignment="bottom")
     with c1:
         strategy = st.selectbox(
@@ -214,10 +217,18 @@ def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:
                 )  # fmt: skip
 
 
-def sample_tip(text: str, strategy: str) -> None:
-    for sample in CHUNK_SAMPLES.values():
-        if sample.strategy != strategy and text == load_chunk_sample(sample.id):
-            st.caption(f"Tip: the **{STRATEGIES[sample.strategy].label}** strategy suits this sample.")
+SUITED = {"md": "markdown", "markdown": "markdown", "py": "code", "js": "code", "ts": "code", "go": "code",
+          "rs": "code", "java": "code", "c": "code", "cpp": "code", "rb": "code", "php": "code"}  # fmt: skip
+
+
+def strategy_tip(text: str, strategy: str) -> None:
+    """Suggest the strategy that suits a bundled sample or the kind of file uploaded."""
+    suited = next((s.strategy for s in CHUNK_SAMPLES.values() if text == load_chunk_sample(s.id)), None)
+    upload = st.session_state.get("chunks_upload")
+    if suited is None and upload is not None:
+        suited = SUITED.get(upload.name.rsplit(".", 1)[-1].lower())
+    if suited and suited != strategy:
+        st.caption(f"Tip: the **{STRATEGIES[suited].label}** strategy suits this document.")
 
 
 st.title("Chunk previewer")
@@ -260,7 +271,7 @@ if doc_tokens / size > MAX_CHUNKS:
     st.stop()
 
 result = cached_chunks(text, tok.id, strategy, size, overlap, tok)
-sample_tip(text, strategy)
+strategy_tip(text, strategy)
 if model is not None:
     if (msg := limit_warning(result.chunks, model, tok.id)) is not None:
         st.warning(msg, icon=":material/warning:")

@@ -122,7 +122,7 @@ def test_embedding_model_preset_sets_the_size_and_warns_above_its_limit(page):
 def test_python_sample_with_the_code_strategy(page):
     text = load_chunk_sample("python")
     set_text(page, text)
-    assert any("Code" in c.value for c in page.caption)  # the tip for this sample
+    assert any("Code" in c.value and "suits" in c.value for c in page.caption)  # the tip for this sample
     ok(page.selectbox(key="chunks_strategy").set_value("code").run())
     assert metrics(page)["Chunks"] == f"{expected_count(text, strategy='code'):,}"
 

@@ -57,11 +57,6 @@ def cut_rule(tokenizer: Tokenizer) -> str | None:
     return "newline" if pat in _NEWLINE_RUN_PATTERNS else "lone-newline"
 
 
-def newline_safe(tokenizer: Tokenizer) -> bool:
-    """True if counts add up across some cuts (see :func:`cut_rule`)."""
-    return cut_rule(tokenizer) is not None
-
-
 def is_safe_cut(text: str, pos: int, rule: str | None = "lone-newline") -> bool:
     """True if counts add up across a cut at `pos` under `rule` (see :func:`cut_rule`).
 
@@ -346,7 +341,6 @@ class WindowStats:
     counted_texts: int = 0
     counted_chars: int = 0
     repaired: int = 0
-    fast_units: bool = True
 
 
 def first_safe_cut(text: str, start: int, end: int, rule: str | None = "lone-newline") -> int | None:
@@ -437,7 +431,6 @@ def token_windows(
         units = token_units(tokenizer, piece)
         if start:
             units = TokenUnits(units.ends + start, units.cum, units.fast)
-    stats.fast_units = stats.fast_units and units.fast
     ends, cum = units.ends, units.cum
     last = len(ends) - 1
     if int(ends[0]) != start or int(ends[-1]) != end:
