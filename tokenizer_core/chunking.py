@@ -407,10 +407,11 @@ class _Packer:
     """Greedy packing of atoms up to the budget into (start, end, tokens, overlap tokens).
 
     A chunk's count is the sum of its atoms only when every join inside it is a safe cut
-    (counts add up exactly there); otherwise the chunk's own text is counted. Without overlap
-    the chunks are planned from estimates and counted in one batch; a chunk whose real count is
-    above the budget is shortened and the rest re-planned. With overlap (or after repeated
-    misses) chunks are built one at a time: count, shorten, extend while more pieces fit.
+    (counts add up exactly there); otherwise the runs of atoms joined elsewhere are counted.
+    Without overlap the chunks are planned from estimates a batch at a time and counted in one
+    call; a chunk whose real count is above the budget is shortened and the rest re-planned.
+    With overlap chunks are built one at a time (each overlap depends on where the previous
+    chunk ended): count, shorten, extend while more pieces still fit.
     """
 
     def __init__(self, text: str, tok: Tokenizer, atoms: Sequence[_Atom], size: int, overlap: int, log: _Log):
