@@ -1,4 +1,9 @@
-"""Tokenizer Workbench: entry point. Page config, the shared sidebar, and navigation."""
+"""Tokenizer Workbench: entry point. Page config, the shared sidebar, and navigation.
+
+The pages live in `app_pages/`, not `pages/`: Streamlit treats a folder named `pages` as the
+legacy multipage app, and a server whose first request was a deep link (e.g. /bpe) would then
+run that page alone, without this file's layout, sidebar and navigation, for every session.
+"""
 
 import streamlit as st
 
@@ -8,11 +13,11 @@ from ui.widgets import custom_tokenizer_sidebar
 def main() -> None:
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=":material/token:", layout="wide")
     pages = [
-        st.Page("pages/counter.py", title="Token counter", icon=":material/calculate:", url_path="counter", default=True),
-        st.Page("pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
-        st.Page("pages/languages.py", title="Language costs", icon=":material/translate:", url_path="languages"),
-        st.Page("pages/identifiers.py", title="Code identifiers", icon=":material/code:", url_path="identifiers"),
-        st.Page("pages/chunks.py", title="Chunk previewer", icon=":material/view_agenda:", url_path="chunks"),
+        st.Page("app_pages/counter.py", title="Token counter", icon=":material/calculate:", default=True),
+        st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
+        st.Page("app_pages/languages.py", title="Language costs", icon=":material/translate:", url_path="languages"),
+        st.Page("app_pages/identifiers.py", title="Code identifiers", icon=":material/code:", url_path="identifiers"),
+        st.Page("app_pages/chunks.py", title="Chunk previewer", icon=":material/view_agenda:", url_path="chunks"),
     ]
     nav = st.navigation(pages)
     st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")

@@ -140,7 +140,7 @@ def page_rows(code: str, repeat: int) -> list[tuple[str, float]]:
         at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=600)
         at.run()
         quiet()
-        at.switch_page("pages/identifiers.py").run()
+        at.switch_page("app_pages/identifiers.py").run()
         t0 = time.perf_counter()
         at.text_area(key="identifiers_text").input(code).run()
         cold.append(time.perf_counter() - t0)

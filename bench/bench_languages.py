@@ -121,7 +121,7 @@ def bench_page(repeats: int) -> None:
         at = AppTest.from_file(str(root / "streamlit_app.py"), default_timeout=120)
         at.run()
         t = time.perf_counter()
-        at.switch_page("pages/languages.py").run()
+        at.switch_page("app_pages/languages.py").run()
         first.append(time.perf_counter() - t)
         assert not at.exception, at.exception
         t = time.perf_counter()

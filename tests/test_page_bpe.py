@@ -12,7 +12,7 @@ SEED_004 = "Seed 004: low / lower / newest / widest (first seen, no marker)"
 
 @pytest.fixture
 def page(app):
-    at = app.switch_page("pages/bpe.py").run()
+    at = app.switch_page("app_pages/bpe.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -131,7 +131,7 @@ def test_byte_level_prose_registers_a_tiktoken_tokenizer(page):
     assert type(mine[0]).__name__ == "TiktokenTokenizer" and mine[0].n_vocab == 306
     assert any("Checked: tiktoken splits all" in s.value for s in at.success)
     # the counter page now offers it
-    at.switch_page("pages/counter.py").run()
+    at.switch_page("app_pages/counter.py").run()
     assert "harbour bpe (yours)" in at.multiselect(key="counter_tokenizers").options
 
 

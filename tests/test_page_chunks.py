@@ -19,7 +19,7 @@ def ok(at):
 
 @pytest.fixture
 def page(app):
-    app.switch_page("pages/chunks.py").run()
+    app.switch_page("app_pages/chunks.py").run()
     return ok(app)
 
 

@@ -8,7 +8,7 @@ from tests.conftest import builtin
 from tokenizer_core.greedy import SEED_VOCAB
 from tokenizer_core.identifiers import load_code_file, load_code_sample
 
-PAGE = "pages/identifiers.py"
+PAGE = "app_pages/identifiers.py"
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import builtin
 from tokenizer_core import default_prices, load_parallel_sample
 
-PAGE = "pages/languages.py"
+PAGE = "app_pages/languages.py"
 EDITOR = "languages_editor"
 
 

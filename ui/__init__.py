@@ -1,4 +1,4 @@
 """The Streamlit layer shared by the pages: cached tokenizers, session state, widget groups.
 
-Only this package and `pages/` import Streamlit; the logic lives in `tokenizer_core`.
+Only this package and `app_pages/` import Streamlit; the logic lives in `tokenizer_core`.
 """

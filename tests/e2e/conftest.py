@@ -6,6 +6,7 @@ the browser tests skip with a message on a laptop, and FAIL when the CI variable
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -55,10 +56,9 @@ def _healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def server_url() -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free localhost port, for the whole session."""
-    _chromium_or_skip()
+@contextlib.contextmanager
+def streamlit_server() -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free localhost port; yields its URL once healthy."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-e2e-", suffix=".log", delete=False)
@@ -69,19 +69,28 @@ def server_url() -> Iterator[str]:
          "--client.showErrorDetails=full"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not _healthy(url):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            log.seek(0)
-            pytest.fail(f"streamlit did not start:\n{log.read()[-3000:]}")
-        time.sleep(0.1)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        deadline = time.monotonic() + 60
+        while not _healthy(url):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                pytest.fail(f"streamlit did not start:\n{log.read()[-3000:]}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """One app server for the whole test session."""
+    _chromium_or_skip()
+    with streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
