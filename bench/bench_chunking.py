@@ -10,8 +10,10 @@ per round (its memo cache would otherwise carry over). Each round runs every con
 in rotating order; the table shows medians. Timings include everything each side does to
 return chunks with offsets: our token counts are the tokenizer's own count of each chunk.
 After timing, every chunk of our last run is checked from scratch (offsets, cover, counts).
-A "floor" row times one tiktoken pass over the corpus on two threads and nothing else: no
-chunker that reports each chunk's real count can be faster than that with this encoder.
+A "floor" row times one tiktoken pass over the corpus on two threads and nothing else: no chunker
+that reports each chunk's real count can be faster than that with tiktoken. Our token windows can:
+for texts from 500,000 characters the core encodes with quicktok's native encoder (4-8x faster,
+checked at load and in the tests to give tiktoken's ids).
 """
 
 from __future__ import annotations

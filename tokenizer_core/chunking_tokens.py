@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .chunking_split import grapheme_boundaries, is_grapheme_boundary
-from .encoders import _SAFE_CUT  # the cut rule of split_for_batch: one rule for the package
+from .encoders import NATIVE_MIN_CHARS, _SAFE_CUT  # the cut rule of split_for_batch: one rule for the package
 from . import patterns
 from .encoders import TiktokenTokenizer, Tokenizer, clean_text, split_for_batch
 
@@ -179,6 +179,11 @@ def _piece_units(enc, lengths: np.ndarray, piece: str) -> tuple[np.ndarray, np.n
         ids = enc.encode_to_numpy(piece, disallowed_special=())
     else:
         ids = np.asarray(enc.encode_ordinary(piece), dtype=np.int64)
+    return _units_from_ids(ids, lengths, piece)
+
+
+def _units_from_ids(ids: np.ndarray, lengths: np.ndarray, piece: str) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """Token units of one piece from its ids (see _piece_units)."""
     n = len(ids)
     if n == 0:
         return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0) if not piece else None
@@ -209,7 +214,11 @@ def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
     enc = tokenizer.encoding
     lengths = _token_lengths(enc)
     pieces = split_for_batch(clean) if tokenizer.newline_safe else [clean]
-    if len(pieces) == 1:
+    if len(clean) >= NATIVE_MIN_CHARS and tokenizer.native is not None:
+        # one parallel call of the native engine (same ids as tiktoken, 4-8x faster)
+        arrays = tokenizer.ordinary_id_arrays(pieces)
+        parts = list(_pool().map(lambda a: _units_from_ids(a[0], lengths, a[1]), zip(arrays, pieces)))
+    elif len(pieces) == 1:
         parts = [_piece_units(enc, lengths, clean)]
     else:
         parts = list(_pool().map(lambda p: _piece_units(enc, lengths, p), pieces))

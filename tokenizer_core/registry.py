@@ -137,6 +137,21 @@ def _encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
     return tiktoken.Encoding(name, pat_str=pat_str, mergeable_ranks=ranks, special_tokens=specials)
 
 
+def _quicktok_native(name: str) -> Callable[[], object]:
+    """A loader of quicktok's own encoder for `name`, used for large texts only.
+
+    quicktok reads the same data files whose hashes were checked above; the tokenizer checks its
+    ids against tiktoken's before using it (see TiktokenTokenizer.native).
+    """
+
+    def load() -> object:
+        import quicktok
+
+        return quicktok.get_encoding(name)
+
+    return load
+
+
 def _quicktok_ranks(info: TokenizerInfo, stem: str) -> Ranks:
     path = _package_file("quicktok", f"data/{stem}.vocab", QUICKTOK_PIN, info.id)
     try:
@@ -156,7 +171,9 @@ def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
     }[info.id]  # fmt: skip
     ranks = _quicktok_ranks(info, stem)
     _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
-    return TiktokenTokenizer(info, _encoding(info.id, pat, ranks, specials))
+    return TiktokenTokenizer(
+        info, _encoding(info.id, pat, ranks, specials), native_loader=_quicktok_native(info.id)
+    )
 
 
 def _r50k_ranks(info: TokenizerInfo) -> Ranks:
@@ -185,7 +202,9 @@ def _load_llama3(info: TokenizerInfo) -> Tokenizer:
     ranks = _quicktok_ranks(info, "llama3")
     _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     specials = {tok: 128000 + i for i, tok in enumerate(LLAMA3_SPECIALS)}
-    return TiktokenTokenizer(info, _encoding(info.id, patterns.LLAMA3, ranks, specials))
+    return TiktokenTokenizer(
+        info, _encoding(info.id, patterns.LLAMA3, ranks, specials), native_loader=_quicktok_native("llama3")
+    )
 
 
 def _load_qwen(info: TokenizerInfo) -> Tokenizer:
@@ -196,8 +215,9 @@ def _load_qwen(info: TokenizerInfo) -> Tokenizer:
     special_path = _package_file("quicktok", "data/qwen3.special", QUICKTOK_PIN, info.id)
     specials = read_quicktok_special(special_path)
     return TiktokenTokenizer(
-        info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True
-    )
+        info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True,
+        native_loader=_quicktok_native("qwen3"),
+    )  # fmt: skip
 
 
 def _load_tekken(info: TokenizerInfo) -> Tokenizer:
