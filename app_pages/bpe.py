@@ -28,6 +28,7 @@ from tokenizer_core import (
     bpe_words_html,
     count_words,
     escape_markdown,
+    markdown_code,
     explain_bpe_choice,
     export_agreement,
     legend_html,
@@ -301,13 +302,13 @@ def merge_detail(model: BPEModel, k: int) -> None:
     if not model.steps:
         return
     step = model.steps[max(k, 1) - 1]
-    new = escape_markdown(bpe_symbol_label(step.new))
+    new = markdown_code(bpe_symbol_label(step.new))
     if k == 0:
-        st.markdown(f"**Before any merge.** The pairs competing for merge 1 (it makes `{new}`):")
+        st.markdown(f"**Before any merge.** The pairs competing for merge 1 (it makes {new}):")
     else:
         st.markdown(
-            f"**Merge {k}:** `{escape_markdown(bpe_symbol_label(step.left))}` + "
-            f"`{escape_markdown(bpe_symbol_label(step.right))}` → `{new}` "
+            f"**Merge {k}:** {markdown_code(bpe_symbol_label(step.left))} + "
+            f"{markdown_code(bpe_symbol_label(step.right))} → {new} "
             f"({step.count:,} occurrences)"
         )
     if not step.candidates:

@@ -234,7 +234,7 @@ st.caption(
     "Nothing is sent anywhere: every tokenizer runs on this server, offline."
 )
 for warning in st.session_state.pop("counter_link_warnings", []):
-    st.warning(f"Shared link: {warning}", icon=":material/link_off:")
+    st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
 
 text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240)
 s1, s2, s3 = st.columns([3, 2, 2], vertical_alignment="bottom")

@@ -31,6 +31,7 @@ from tokenizer_core import (
     decode_text,
     detect_code_language,
     escape_markdown,
+    markdown_code,
     extract_identifiers,
     filter_rows,
     greedy_split,
@@ -280,8 +281,8 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
     row = next(r for r in rows if r.name == name)
     split = split_identifier(name)
     st.markdown(
-        f"`{escape_markdown(name)}` · **{row.style}** · words: "
-        + (" · ".join(f"`{escape_markdown(w)}`" for w in split.words) or "none")
+        f"{markdown_code(name)} · **{row.style}** · words: "
+        + (" · ".join(markdown_code(w) for w in split.words) or "none")
         + f" · {row.occurrences:,} use{'s' if row.occurrences != 1 else ''}, first on line {row.first_line}"
         + (" · builtin" if row.builtin else "")
     )
@@ -300,7 +301,7 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
         )
     table.append("</table>")
     st.html("".join(table))
-    naming_table(name, toks, caption=f"`{escape_markdown(name)}` in every naming style")
+    naming_table(name, toks, caption=f"{markdown_code(name)} in every naming style")
 
 
 def naming_table(name: str, toks: list[Tokenizer], *, caption: str) -> None:
@@ -373,7 +374,7 @@ def styles_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysi
         st.warning("That name has no letters or digits to rewrite. Try e.g. get_user_by_id.")
     else:
         note = " (spaces read as word breaks)" if name != typed.strip() else ""
-        naming_table(name, toks, caption=f"`{escape_markdown(name)}`{note} in every naming style")
+        naming_table(name, toks, caption=f"{markdown_code(name)}{note} in every naming style")
 
 
 def layout_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:

@@ -112,3 +112,13 @@ def test_empty_and_bad_mode():
 
 def test_escape_markdown():
     assert escape_markdown("**bold** [x](http://a) <b>") == r"\*\*bold\*\* \[x\]\(http://a\) \<b\>"
+
+
+def test_markdown_code_spans_show_text_literally():
+    from tokenizer_core import markdown_code
+
+    assert markdown_code("get_user_by_id") == "`get_user_by_id`"  # no backslashes inside code
+    assert markdown_code("low</w>") == "`low</w>`"
+    assert markdown_code("a`b") == "``a`b``"
+    assert markdown_code("`x") == "`` `x ``"
+    assert markdown_code("two\nlines") == "`two lines`"

@@ -159,7 +159,7 @@ from .registry import (
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
 )
-from .render import escape_markdown, legend_html, segments_html, token_background, token_hue, visible_whitespace
+from .render import escape_markdown, legend_html, markdown_code, segments_html, token_background, token_hue, visible_whitespace
 from .segments import Segment, boundary_offsets, segments_from_pieces, token_count, unshared_boundaries
 from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
 from .textio import TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
@@ -203,7 +203,7 @@ __all__ = [
     "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes", "view_windows",
     # counting, segments, rendering
     "CONTEXT_WINDOWS", "CountRow", "Segment", "TextStats", "boundary_offsets", "count_row",
-    "count_table", "escape_markdown", "legend_html", "rows_to_csv", "segments_from_pieces", "segments_html",
+    "count_table", "escape_markdown", "legend_html", "markdown_code", "rows_to_csv", "segments_from_pieces", "segments_html",
     "text_stats", "token_background", "token_count", "token_hue", "unshared_boundaries",
     "visible_whitespace",
     # input and sharing

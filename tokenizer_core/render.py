@@ -8,6 +8,7 @@ has the same colour on every page and in every tokenizer column.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 
 from .segments import Segment
@@ -118,3 +119,17 @@ _MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~$&")
 def escape_markdown(text: str) -> str:
     """Make user text literal inside Streamlit markdown: ``"*a*" -> "\\\\*a\\\\*"``."""
     return "".join("\\" + c if c in _MD_SPECIAL else c for c in text)
+
+
+def markdown_code(text: str) -> str:
+    """User text as a Markdown inline code span, shown literally: ``"a_b" -> "`a_b`"``.
+
+    Backslash escapes do not work inside code spans (``escape_markdown`` would show its
+    backslashes there), so the fence is made longer than any run of backticks in the text.
+    """
+    text = text.replace("\n", " ")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
