@@ -12,7 +12,7 @@ return chunks with offsets: our token counts are the tokenizer's own count of ea
 After timing, every chunk of our last run is checked from scratch (offsets, cover, counts).
 A "floor" row times one tiktoken pass over the corpus on two threads and nothing else: no chunker
 that reports each chunk's real count can be faster than that with tiktoken. Our token windows can:
-for texts from 500,000 characters the core encodes with quicktok's native encoder (4-8x faster,
+for texts from 500,000 characters the core encodes with splintr's native encoder (5-8x faster,
 checked at load and in the tests to give tiktoken's ids).
 """
 

@@ -6,7 +6,7 @@
 1. Counting 10 MB of mixed text (prose, code, Hindi, emoji): `Tokenizer.count()` of the core
    against raw `tiktoken.Encoding.encode_ordinary` on the same Encoding object, same run.
    Goal: core >= 0.9x raw. The core cuts large texts at newline points where the ids provably
-   do not change and encodes the pieces in parallel: with quicktok's native encoder where the
+   do not change and encodes the pieces in parallel: with splintr's native encoder where the
    vocabulary has one (checked to give tiktoken's ids), else in tiktoken's thread pool. The
    "tiktoken engine" column is the core with the native engine switched off.
 2. Segments + HTML for 100 KB of the same text, per tokenizer. Goal: < 0.3 s.

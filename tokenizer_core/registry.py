@@ -137,17 +137,18 @@ def _encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
     return tiktoken.Encoding(name, pat_str=pat_str, mergeable_ranks=ranks, special_tokens=specials)
 
 
-def _quicktok_native(name: str) -> Callable[[], object]:
-    """A loader of quicktok's own encoder for `name`, used for large texts only.
+def _splintr_native(name: str) -> Callable[[], object]:
+    """A loader of splintr's encoder for `name`, used for large texts only.
 
-    quicktok reads the same data files whose hashes were checked above; the tokenizer checks its
-    ids against tiktoken's before using it (see TiktokenTokenizer.native).
+    splintr compiles its own copy of the vocabulary in; TiktokenTokenizer.native checks that it
+    decodes every id to the bytes of the hash-checked vocabulary and gives tiktoken's ids before
+    using it.
     """
 
     def load() -> object:
-        import quicktok
+        import splintr
 
-        return quicktok.get_encoding(name)
+        return splintr.Tokenizer.from_pretrained(name)
 
     return load
 
@@ -172,7 +173,7 @@ def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
     ranks = _quicktok_ranks(info, stem)
     _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     return TiktokenTokenizer(
-        info, _encoding(info.id, pat, ranks, specials), native_loader=_quicktok_native(info.id)
+        info, _encoding(info.id, pat, ranks, specials), native_loader=_splintr_native(info.id)
     )
 
 
@@ -203,7 +204,7 @@ def _load_llama3(info: TokenizerInfo) -> Tokenizer:
     _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     specials = {tok: 128000 + i for i, tok in enumerate(LLAMA3_SPECIALS)}
     return TiktokenTokenizer(
-        info, _encoding(info.id, patterns.LLAMA3, ranks, specials), native_loader=_quicktok_native("llama3")
+        info, _encoding(info.id, patterns.LLAMA3, ranks, specials), native_loader=_splintr_native("llama3")
     )
 
 
@@ -216,7 +217,7 @@ def _load_qwen(info: TokenizerInfo) -> Tokenizer:
     specials = read_quicktok_special(special_path)
     return TiktokenTokenizer(
         info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True,
-        native_loader=_quicktok_native("qwen3"),
+        native_loader=_splintr_native("qwen3"),
     )  # fmt: skip
 
 
