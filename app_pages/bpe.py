@@ -432,7 +432,7 @@ def _register(k: int | None) -> None:
     except BPEError as exc:
         ss["bpe_reg_msg"] = ("error", f"Could not make a tokenizer: {escape_markdown(str(exc))}")
         return
-    register_session_tokenizer(tok)
+    tok = register_session_tokenizer(tok)
     note = ""
     if not tiktoken_problem(model) and model.words:
         ag = export_agreement(model, tok.encoding)

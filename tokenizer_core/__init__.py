@@ -162,7 +162,7 @@ from .registry import (
 from .render import escape_markdown, legend_html, markdown_code, segments_html, token_background, token_hue, visible_whitespace
 from .segments import Segment, boundary_offsets, segments_from_pieces, token_count, unshared_boundaries
 from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
-from .textio import TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
+from .textio import MAX_TEXT_BYTES, TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
 from .vocab import VocabularyError
 
 # chunk previewer (issue 6)
@@ -207,7 +207,7 @@ __all__ = [
     "text_stats", "token_background", "token_count", "token_hue", "unshared_boundaries",
     "visible_whitespace",
     # input and sharing
-    "TEXT_EXTENSIONS", "InputError", "ShareState", "decode_text", "load_sample", "pack_text",
+    "MAX_TEXT_BYTES", "TEXT_EXTENSIONS", "InputError", "ShareState", "decode_text", "load_sample", "pack_text",
     "read_share_params", "sample_names", "share_params", "unpack_text",
     # languages and pricing (issue 5)
     "COST_DEFINITION", "EDITOR_COLUMNS", "PRICE_FIELDS", "CostRow", "Language", "LanguageError",

@@ -7,6 +7,8 @@ see each other's, and it appears on every page next to the built-in ones.
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from tokenizer_core import (
@@ -31,9 +33,24 @@ def session_tokenizers() -> dict[str, Tokenizer]:
     return st.session_state.setdefault(_SESSION_KEY, {})
 
 
-def register_session_tokenizer(tokenizer: Tokenizer) -> None:
-    """Make `tokenizer` available on every page for this session only."""
-    session_tokenizers()[tokenizer.id] = tokenizer
+def register_session_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
+    """Make `tokenizer` available on every page for this session only; returns it.
+
+    Names label metrics, chart bars and table columns, so a name that a built-in or another of
+    this session's tokenizers already has gets a number ("o200k_base (2)"). The same file added
+    again replaces the earlier one.
+    """
+    own = session_tokenizers()
+    own.pop(tokenizer.id, None)
+    taken = {i.name.casefold() for i in builtin_infos()} | {t.info.name.casefold() for t in own.values()}
+    name, n = tokenizer.info.name, 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{tokenizer.info.name} ({n})"
+    if name != tokenizer.info.name:
+        tokenizer.info = dataclasses.replace(tokenizer.info, name=name)
+    own[tokenizer.id] = tokenizer
+    return tokenizer
 
 
 def remove_session_tokenizer(tokenizer_id: str) -> None:

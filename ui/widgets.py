@@ -8,6 +8,7 @@ import streamlit as st
 
 from tokenizer_core import (
     DEFAULT_IDS,
+    MAX_TEXT_BYTES,
     PATTERNS,
     TEXT_EXTENSIONS,
     InputError,
@@ -107,6 +108,7 @@ def text_source(
     with c1:
         st.file_uploader(
             "Upload a text file", type=list(extensions), key=f"{key}_upload", on_change=on_upload,
+            max_upload_size=MAX_TEXT_BYTES // 1_000_000,
             help="UTF-8 or UTF-16 text: " + ", ".join(f".{e}" for e in extensions[:12]) + ", ...",
         )  # fmt: skip
     with c2:
@@ -145,7 +147,7 @@ def _add_custom(kind: str) -> None:
     except VocabularyError as exc:
         st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
         return
-    register_session_tokenizer(tok)
+    tok = register_session_tokenizer(tok)
     st.session_state["custom_tok_added"] = (
         f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens). "
         "It is now in every tokenizer list."
