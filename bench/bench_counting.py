@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -25,16 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus import mixed_text  # noqa: E402
+from bench.timing import median_time  # noqa: E402
 from tokenizer_core import DEFAULT_IDS, TiktokenTokenizer, count_table, load_builtin, segments_html  # noqa: E402
-
-
-def median_time(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def bench_counting(text: str, repeats: int) -> None:

@@ -28,6 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_time  # noqa: E402
+
 from tokenizer_core import (
     BUILTINS,
     Language,
@@ -39,15 +41,6 @@ from tokenizer_core import (
     load_parallel_sample,
     parse_translations_csv,
 )
-
-
-def median_time(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def paired(reference, ours, repeats: int) -> tuple[float, float, float]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .chunking_split import grapheme_boundaries, is_grapheme_boundary
-from .encoders import NATIVE_MIN_CHARS, _SAFE_CUT  # the cut rule of split_for_batch: one rule for the package
+from .encoders import NATIVE_MIN_CHARS, SAFE_CUT  # split_for_batch's cut rule: one rule for the package
 from . import patterns
 from .encoders import TiktokenTokenizer, Tokenizer, clean_text, split_for_batch
 
@@ -67,7 +67,7 @@ def is_safe_cut(text: str, pos: int, rule: str | None = "lone-newline") -> bool:
         return False
     if rule == "newline":
         return text[pos - 1] == "\n" and text[pos] < "\x80" and text[pos].isalpha()
-    return _SAFE_CUT.match(text, pos) is not None
+    return SAFE_CUT.match(text, pos) is not None
 
 
 def safe_cuts(text: str, start: int = 0, end: int | None = None, rule: str | None = "lone-newline") -> list[int]:

@@ -69,7 +69,7 @@ def clean_text(text: str) -> str:
 # gives the same ids as encoding the whole text. (A run of newlines is not a safe place: r50k's
 # `\s+(?!\S)` splits "\n\na" as "\n", "\n", "a" but a piece ending in "\n\n" as one token.)
 _THREADS = max(1, min(8, os.cpu_count() or 2))
-_SAFE_CUT = re.compile(r"(?<=\S\n)(?=[A-Za-z])")
+SAFE_CUT = re.compile(r"(?<=\S\n)(?=[A-Za-z])")
 
 
 def split_for_batch(text: str, target: int = 100_000) -> list[str]:
@@ -82,7 +82,7 @@ def split_for_batch(text: str, target: int = 100_000) -> list[str]:
     pieces: list[str] = []
     start = 0
     while len(text) - start > target:
-        m = _SAFE_CUT.search(text, start + target)
+        m = SAFE_CUT.search(text, start + target)
         if m is None:
             break
         pieces.append(text[start : m.start()])
