@@ -13,6 +13,9 @@ from tokenizer_core import (
     CountRow,
     Segment,
     Tokenizer,
+    chat_formats_for,
+    chat_template_text,
+    count_chat,
     count_table,
     escape_markdown,
     legend_html,
@@ -77,6 +80,10 @@ def apply_share_link() -> None:
         st.session_state["counter_ws"] = state.whitespace
     if state.allow_special is not None:
         st.session_state["counter_special"] = state.allow_special
+    if state.chat is not None:
+        st.session_state["counter_chat"] = state.chat
+    if state.system is not None:
+        st.session_state["counter_system"] = state.system
     if state.context_window:
         match = [k for k, v in CONTEXT_WINDOWS.items() if v == state.context_window]
         st.session_state["counter_ctx"] = match[0] if match else CUSTOM
@@ -129,6 +136,71 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer]) -> None:
         "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
         icon=":material/download:", key="counter_csv",
     )  # fmt: skip
+
+
+@st.cache_data(max_entries=64, show_spinner="Counting the chat request...")
+def cached_chat_rows(text: str, system: str, ids: tuple[str, ...], _toks: list[Tokenizer]) -> list[dict]:
+    rows = []
+    for tok in _toks:
+        for fmt in chat_formats_for(tok.id):
+            c = count_chat(tok, text, system, format_id=fmt.id)
+            rows.append({
+                "tokenizer": tok.info.name, "format": fmt.name, "models": fmt.models,
+                "content": c.content_tokens, "overhead": c.overhead, "total": c.total,
+                "counted": "rendered template" if fmt.rendered else "documented rule",
+                "template": chat_template_text(c.parts), "source": fmt.source, "format_id": fmt.id,
+            })  # fmt: skip
+    return rows
+
+
+def chat_section(text: str, toks: list[Tokenizer]) -> None:
+    """What a chat API adds around the text: each tokenizer's chat format(s), counted."""
+    st.subheader("As a chat request")
+    system = st.text_area(
+        "System message (optional)", key="counter_system", height=68,
+        placeholder="e.g. You are a helpful support assistant.",
+        help="Sent before your text as the request's system message. Your text is the user message.",
+    ) or ""  # fmt: skip
+    rows = cached_chat_rows(text, system, tuple(t.id for t in toks), toks)
+    without = [t.info.name for t in toks if not chat_formats_for(t.id)]
+    if rows:
+        st.dataframe(
+            pd.DataFrame(rows).drop(columns=["models", "template", "source", "format_id"]), hide_index=True,
+            column_config={
+                "tokenizer": "Tokenizer", "format": "Chat format",
+                "content": st.column_config.NumberColumn("Messages' text", format="localized",
+                                                         help="Tokens of your text (and system message) alone"),
+                "overhead": st.column_config.NumberColumn("Format adds", format="localized"),
+                "total": st.column_config.NumberColumn("Request tokens", format="localized",
+                                                       help="What the model reads: the prompt tokens an API reports"),
+                "counted": "Counted from",
+            },
+            key="counter_chat_table",
+        )  # fmt: skip
+        st.caption(
+            "Your text is one user message; the request ends where the model's reply starts. "
+            "Message text always counts as ordinary text here, as a chat API treats it. "
+            "Tools, images and names add more."
+        )
+        with st.expander("What each format adds", icon=":material/data_object:"):
+            for fid in dict.fromkeys(r["format_id"] for r in rows):
+                same = [r for r in rows if r["format_id"] == fid]
+                row = same[0]
+                adds = ", ".join(f"{escape_markdown(r['tokenizer'])} {r['overhead']:+,} tokens" for r in same)
+                st.markdown(f"**{escape_markdown(row['format'])}** ({escape_markdown(row['models'])}) · {adds}")
+                if row["template"]:
+                    st.code(row["template"], language=None, wrap_lines=True)
+                else:
+                    st.code(
+                        "each message: 3 tokens + the role's tokens + its text's tokens\n"
+                        "the reply:    3 tokens (<|start|>assistant<|message|>)", language=None,
+                    )  # fmt: skip
+                st.caption(f"Source: {escape_markdown(row['source'])}.")
+    if without:
+        st.caption(
+            f"No chat format known for {escape_markdown(', '.join(without))}: "
+            "completion-only encodings, or your own tokenizers."
+        )
 
 
 def _row_dict(row: CountRow) -> dict:
@@ -188,6 +260,7 @@ def share_section(ids: list[str], text: str, window: int) -> None:
         view=st.session_state.get("counter_view") or "text", context_window=window,
         whitespace=bool(st.session_state.get("counter_ws")),
         allow_special=bool(st.session_state.get("counter_special")),
+        chat=bool(st.session_state.get("counter_chat")), system=st.session_state.get("counter_system") or "",
     )  # fmt: skip
     try:
         st.query_params.from_dict(params)
@@ -222,8 +295,8 @@ def about_tokenizers() -> None:
             hide_index=True,
         )  # fmt: skip
         st.caption(
-            "Counts are of the text alone. A chat API adds a few tokens per message for roles "
-            "and separators, so its reported usage is slightly higher."
+            "Counts are of the text alone. A chat API adds tokens per message for roles and "
+            "separators: switch on \"Count as a chat request\" to see how many, per model family."
         )
 
 
@@ -237,16 +310,21 @@ for warning in st.session_state.pop("counter_link_warnings", []):
     st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
 
 text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240)
-s1, s2, s3 = st.columns([3, 2, 2], vertical_alignment="bottom")
+s1, s2 = st.columns([3, 2], vertical_alignment="bottom")
 with s1:
     ids = tokenizer_select("counter_tokenizers")
 with s2:
     window = context_window_input()
-with s3:
+with st.container(horizontal=True, gap="large"):
     allow_special = st.toggle(
         "Count special tokens as special", key="counter_special",
         help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
         "user content). On: it becomes the single special token the tokenizer reserves for it.",
+    )  # fmt: skip
+    chat = st.toggle(
+        "Count as a chat request", key="counter_chat",
+        help="Add the tokens a chat API wraps around your text: role headers, separators and "
+        "the start of the reply, in each model family's own chat format.",
     )  # fmt: skip
 
 toks, errors = get_tokenizers(ids)
@@ -258,6 +336,8 @@ elif not text:
 elif toks:
     rows = cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks)
     counts_section(rows, toks)
+    if chat:
+        chat_section(text, toks)
     token_views(text, toks, allow_special)
 share_section(ids, text, window)
 about_tokenizers()

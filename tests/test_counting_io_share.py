@@ -119,6 +119,20 @@ def test_share_params_round_trip():
     assert state.warnings == []
 
 
+def test_chat_request_settings_round_trip():
+    base = dict(tokenizers=["qwen"], text="hi", view="text", context_window=1, whitespace=False, allow_special=False)
+    assert "chat" not in share_params(**base, system="ignored while chat is off")
+    params = share_params(**base, chat=True, system="Be <b>brief</b>.\n😀")
+    state = read_share_params(params, known_tokenizers=["qwen"])
+    assert state.chat is True and state.system == "Be <b>brief</b>.\n😀" and state.warnings == []
+    long = share_params(**base, chat=True, system="x" * (MAX_SHARED_TEXT_BYTES + 1))
+    assert long["chat"] == "1" and "zs" not in long
+    bad = read_share_params({"chat": "yes", "zs": "%%%"}, known_tokenizers=[])
+    assert bad.chat is None and bad.system is None
+    assert bad.warnings[0].startswith("chat system message: the shared text is damaged")
+    assert bad.warnings[1] == "chat='yes' in the link should be 0 or 1"
+
+
 def test_long_text_is_left_out_of_the_link():
     params = share_params(
         tokenizers=["o200k_base"], text="x" * (MAX_SHARED_TEXT_BYTES + 1), view="text",

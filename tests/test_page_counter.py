@@ -127,3 +127,56 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
         assert list(metrics(at)) == ["o200k_base"]
     finally:
         st.cache_resource.clear()
+
+
+def chat_table(at):
+    return next(df.value for df in at.dataframe if "overhead" in df.value.columns)
+
+
+def test_chat_request_counts_every_format_of_the_chosen_tokenizers(app):
+    from tokenizer_core import count_chat
+
+    text = "Where is my order #90210? It was due on Monday."
+    set_text(app, text)
+    app.multiselect(key="counter_tokenizers").set_value(["o200k_base", "llama3", "qwen", "tekken", "r50k_base"]).run()
+    assert not any(df.value.columns.isin(["overhead"]).any() for df in app.dataframe)  # off by default
+    app.toggle(key="counter_chat").set_value(True).run()
+    assert not app.exception
+    table = chat_table(app)
+    assert list(table["format"]) == [
+        "OpenAI chat (documented rule)", "Llama 3.1-3.3 Instruct", "Llama 3 Instruct", "Qwen3 (ChatML)",
+        "Qwen 2.5 (ChatML)", "Mistral instruct v3 (Tekken)",
+    ]  # fmt: skip
+    o200k = table.iloc[0]
+    assert o200k["content"] == builtin("o200k_base").count(text) and o200k["overhead"] == 7
+    assert o200k["total"] == builtin("o200k_base").count(text) + 7
+    mistral = table.iloc[5]
+    assert mistral["total"] == count_chat(builtin("tekken"), text).total == builtin("tekken").count(text) + 3
+    assert any("No chat format known for r50k\\_base" in c.value for c in app.caption)
+    # a system message adds its tokens and its own framing
+    app.text_area(key="counter_system").input("You are a support agent.").run()
+    with_system = chat_table(app)
+    sys_tokens = builtin("o200k_base").count("You are a support agent.")
+    assert with_system.iloc[0]["total"] == o200k["total"] + 3 + 1 + sys_tokens
+    llama31 = count_chat(builtin("llama3"), text, "You are a support agent.", format_id="llama31")
+    assert with_system.iloc[1]["total"] == llama31.total
+    # the formats are shown with the user's text as a placeholder
+    codes = [c.value for c in app.code]
+    assert any(c.startswith("<s>[INST]⟨system message⟩") for c in codes)
+    assert not any("support agent" in c for c in codes)
+
+
+def test_chat_settings_travel_in_the_share_link():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update({"tok": "o200k_base", "z": pack_text("hi <|endoftext|>"), "chat": "1",
+                            "zs": pack_text("Be brief.")})  # fmt: skip
+    at.run()
+    assert not at.exception
+    assert at.toggle(key="counter_chat").value is True
+    assert at.text_area(key="counter_system").value == "Be brief."
+    tok = builtin("o200k_base")
+    assert chat_table(at).iloc[0]["total"] == 3 + 1 + tok.count("Be brief.") + 3 + 1 + tok.count("hi <|endoftext|>") + 3
+    assert at.query_params["chat"] in ("1", ["1"])
+    assert at.query_params["zs"] in (pack_text("Be brief."), [pack_text("Be brief.")])

@@ -7,6 +7,7 @@ Importable from a notebook; never imports Streamlit. Pages import from here only
     [15339, 1917]
 """
 
+from .chat import CHAT_FORMATS, ChatCount, ChatFormat, ChatPart, chat_formats_for, chat_template_text, count_chat
 from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
 from .encoders import (
     HFTokenizer,
@@ -206,6 +207,8 @@ __all__ = [
     "count_table", "escape_markdown", "legend_html", "markdown_code", "rows_to_csv", "segments_from_pieces", "segments_html",
     "text_stats", "token_background", "token_count", "token_hue", "unshared_boundaries",
     "visible_whitespace",
+    # chat requests
+    "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "chat_formats_for", "chat_template_text", "count_chat",
     # input and sharing
     "MAX_TEXT_BYTES", "TEXT_EXTENSIONS", "InputError", "ShareState", "decode_text", "load_sample", "pack_text",
     "read_share_params", "sample_names", "share_params", "unpack_text",

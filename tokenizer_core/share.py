@@ -25,6 +25,8 @@ class ShareState:
     context_window: int | None = None
     whitespace: bool | None = None
     allow_special: bool | None = None
+    chat: bool | None = None
+    system: str | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -37,12 +39,14 @@ def pack_text(text: str) -> str:
 def unpack_text(packed: str) -> str:
     """Inverse of pack_text; raises ValueError for anything damaged."""
     try:
-        raw = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        raw = base64.b64decode(packed + "=" * (-len(packed) % 4), altchars=b"-_", validate=True)
         # cap the output so a crafted link cannot blow up memory
         d = zlib.decompressobj()
         data = d.decompress(raw, MAX_SHARED_TEXT_BYTES * 4)
         if d.unconsumed_tail:
             raise ValueError("the shared text is too long")
+        if not d.eof:  # empty or cut short: a link copied in part
+            raise ValueError("the shared text is damaged (incomplete)")
         return data.decode("utf-8")
     except (binascii.Error, zlib.error, UnicodeDecodeError) as exc:
         raise ValueError(f"the shared text is damaged ({type(exc).__name__})") from None
@@ -56,11 +60,13 @@ def share_params(
     context_window: int,
     whitespace: bool,
     allow_special: bool,
+    chat: bool = False,
+    system: str = "",
 ) -> dict[str, str]:
     """Query parameters for a link that reproduces the view.
 
-    The text is included only up to MAX_SHARED_TEXT_BYTES of UTF-8; longer text is left out
-    (the caller says so to the user).
+    The text (and the chat request's system message) are included only up to
+    MAX_SHARED_TEXT_BYTES of UTF-8 each; longer text is left out (the caller says so).
     """
     params = {
         "tok": ",".join(tokenizers),
@@ -71,6 +77,10 @@ def share_params(
     }
     if text and len(text.encode("utf-8", "surrogatepass")) <= MAX_SHARED_TEXT_BYTES:
         params["z"] = pack_text(text)
+    if chat:
+        params["chat"] = "1"
+        if system and len(system.encode("utf-8", "surrogatepass")) <= MAX_SHARED_TEXT_BYTES:
+            params["zs"] = pack_text(system)
     return params
 
 
@@ -91,11 +101,12 @@ def read_share_params(params: Mapping[str, str | list[str]], *, known_tokenizers
                     state.tokenizers.append(tid)
             else:
                 state.warnings.append(f"the link names a tokenizer this app does not have: {tid!r}")
-    if (z := one("z")) is not None:
-        try:
-            state.text = unpack_text(z)
-        except ValueError as exc:
-            state.warnings.append(str(exc))
+    for key, attr in (("z", "text"), ("zs", "system")):
+        if (z := one(key)) is not None:
+            try:
+                setattr(state, attr, unpack_text(z))
+            except ValueError as exc:
+                state.warnings.append(str(exc) if key == "z" else f"chat system message: {exc}")
     if (view := one("view")) is not None:
         if view in VIEW_MODES:
             state.view = view
@@ -109,7 +120,7 @@ def read_share_params(params: Mapping[str, str | list[str]], *, known_tokenizers
             state.context_window = value
         except ValueError:
             state.warnings.append(f"context window {ctx!r} in the link is not a positive number")
-    for key, attr in (("ws", "whitespace"), ("special", "allow_special")):
+    for key, attr in (("ws", "whitespace"), ("special", "allow_special"), ("chat", "chat")):
         if (flag := one(key)) is not None:
             if flag in ("0", "1"):
                 setattr(state, attr, flag == "1")

@@ -127,3 +127,25 @@ def test_own_tokenizer_upload_appears_in_the_lists(app_page):
     assert _metric(app_page, label) == f"{expected:,}"
     assert app_page.page.locator("b", has_text="my").count() == 0  # the name is never markup
     assert not app_page.exceptions()
+
+
+def test_chat_request_table_and_a_system_message(app_page):
+    app_page.goto()
+    text = "Where is my order?"
+    _type_text(app_page, text)
+    app_page.run(lambda: app_page.main.get_by_text("Count as a chat request", exact=True).click())
+    expect(app_page.main.get_by_text("As a chat request", exact=True)).to_be_visible()
+    table = app_page.main.get_by_test_id("stDataFrame").filter(has_text="Request tokens")
+    expect(table).to_be_visible()
+    system = app_page.main.get_by_role("textbox", name="System message (optional)")
+    system.fill("<img src=x onerror=alert(1)> Be brief.")
+    app_page.run(lambda: system.press("Control+Enter"))
+    expander = app_page.main.get_by_text("What each format adds")
+    expander.click()  # opening an expander is drawn in the browser, without a rerun
+    llama = app_page.main.get_by_test_id("stCode").filter(has_text="Cutting Knowledge Date")
+    expect(llama).to_be_visible()
+    shown = llama.inner_text()
+    assert "⟨system message⟩" in shown and "⟨your text⟩" in shown and "Be brief" not in shown
+    assert app_page.page.locator("img[src='x']").count() == 0 and app_page.dialogs == []
+    assert "chat=1" in app_page.page.url and "zs=" in app_page.page.url
+    assert not app_page.exceptions()
