@@ -315,7 +315,7 @@ with s1:
     ids = tokenizer_select("counter_tokenizers")
 with s2:
     window = context_window_input()
-with st.container(horizontal=True, gap="large"):
+with st.container(horizontal=True, gap="medium"):
     allow_special = st.toggle(
         "Count special tokens as special", key="counter_special",
         help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
