@@ -104,6 +104,14 @@ def test_hf_tokenizer_json_works(hf_tok):
     assert b"".join(hf_tok.token_bytes(i) for i in hf_tok.encode(text)) == text.encode()
 
 
+@settings(max_examples=60)
+@given(text=st.text(max_size=60))
+def test_hf_segments_cover_any_text_and_keep_every_id(hf_tok, text):
+    segs = hf_tok.segments(text)
+    assert "".join(s.text for s in segs) == text
+    assert [i for s in segs for i in s.ids] == hf_tok.encode(text)
+
+
 def test_hf_special_tokens_are_text_unless_allowed(hf_tok):
     eot = hf_tok.special_tokens["<|endoftext|>"]
     assert eot not in hf_tok.encode("a <|endoftext|> b")

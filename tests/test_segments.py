@@ -96,6 +96,24 @@ def test_segments_from_offsets_fills_gaps_and_groups_overlaps():
     assert [(s.text, s.ids) for s in attached] == [("ab", (1,)), ("  cd", (2,))]
 
 
+offset = st.integers(min_value=-3, max_value=30)
+
+
+@given(text=st.text(max_size=25), spans=st.lists(st.tuples(offset, offset), max_size=20))
+def test_segments_from_offsets_on_any_offsets(text, spans):
+    """Unsorted, reversed, overlapping, empty or out-of-range offsets: the text always comes
+    back whole and every id appears once, in the order of its (clamped) start."""
+    ids = list(range(len(spans)))
+    segs = segments_from_offsets(text, ids, spans)
+    check_segments(text, segs)
+    n = len(text)
+    clamp = [tuple(sorted(max(0, min(x, n)) for x in span)) for span in spans]
+    assert [i for s in segs for i in s.ids] == sorted(ids, key=lambda i: (spans[i][0], spans[i][1]))
+    for seg in segs:
+        for i in seg.ids:  # a token's clamped span lies inside its segment unless an earlier one covered it
+            assert clamp[i][1] <= seg.end or clamp[i][0] < seg.start
+
+
 def test_remap_merges_until_a_shared_boundary():
     segs = [Segment(0, 1, (1,), "x", b"x"), Segment(1, 2, (2,), "y", b"y"), Segment(2, 3, (3,), "z", b"z")]
     out = remap_segments(segs, "XYZW", {0: 0, 2: 3, 3: 4})

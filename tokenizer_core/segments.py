@@ -87,20 +87,34 @@ def segments_from_offsets(
     unless `attach_gap(gap_text, next_ids)` says it belongs to the next token (a leading space
     the tokenizer's offsets trimmed off). Joining the result always gives `text` back.
     """
-    order = sorted(range(len(ids)), key=lambda i: (offsets[i][0], offsets[i][1]))
-    groups: list[list] = []  # [start, end, ids]
+    n = len(text)
+    order: Sequence[int] = range(len(ids))
+    prev = None
+    for span in offsets:  # tokenizers give offsets in order; sort only when they are not
+        if prev is not None and span < prev:
+            order = sorted(order, key=lambda i: (offsets[i][0], offsets[i][1]))
+            break
+        prev = span
+    groups: list[tuple[int, int, list[int]]] = []
+    g_start = g_end = -1
+    g_ids: list[int] | None = None
     for i in order:
-        start, end = (max(0, min(x, len(text))) for x in offsets[i])
-        start, end = min(start, end), max(start, end)
-        if groups:
-            last = groups[-1]
-            overlaps = start < last[1]
-            zero_width = start == end == last[1] or last[0] == last[1] == start
-            if overlaps or zero_width:
-                last[1] = max(last[1], end)
-                last[2].append(ids[i])
-                continue
-        groups.append([start, end, [ids[i]]])
+        start, end = offsets[i]
+        start = 0 if start < 0 else n if start > n else start
+        end = 0 if end < 0 else n if end > n else end
+        if end < start:
+            start, end = end, start
+        # overlapping tokens, or a zero-width one at the group's edge, join the group
+        if g_ids is not None and (start < g_end or start == end == g_end or g_start == g_end == start):
+            if end > g_end:
+                g_end = end
+            g_ids.append(ids[i])
+            continue
+        if g_ids is not None:
+            groups.append((g_start, g_end, g_ids))
+        g_start, g_end, g_ids = start, end, [ids[i]]
+    if g_ids is not None:
+        groups.append((g_start, g_end, g_ids))
     segments: list[Segment] = []
     pos = 0
     for start, end, gids in groups:
