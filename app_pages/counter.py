@@ -92,14 +92,17 @@ def apply_share_link() -> None:
 
 
 def context_window_input() -> int:
+    # Defaults go through session state (a share link may have set it), never also as a
+    # widget default: Streamlit warns when both are given.
+    st.session_state.setdefault("counter_ctx", list(CONTEXT_WINDOWS)[2])
     choice = st.selectbox(
-        "Context window", [*CONTEXT_WINDOWS, CUSTOM], index=2, key="counter_ctx",
+        "Context window", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
         help="The last column of the table is the share of this window the text fills.",
     )  # fmt: skip
     if choice == CUSTOM:
+        st.session_state.setdefault("counter_ctx_custom", 128_000)
         return int(st.number_input(
-            "Tokens in the window", min_value=1, max_value=100_000_000, value=128_000, step=1_000,
-            key="counter_ctx_custom",
+            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="counter_ctx_custom",
         ))  # fmt: skip
     return CONTEXT_WINDOWS[choice]
 
@@ -211,8 +214,9 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
     st.subheader("How each tokenizer cuts the text")
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     with c1:
+        st.session_state.setdefault("counter_view", "text")
         mode = st.segmented_control(
-            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view", default="text",
+            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view",
         ) or "text"  # fmt: skip
     ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
     diff = c3.toggle(
