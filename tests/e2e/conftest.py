@@ -83,6 +83,12 @@ def streamlit_server() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+    # A traceback or a Streamlit warning with a stack (e.g. a widget given a default and a
+    # session-state value) in the server's log is a failure even if every page looked fine.
+    log.seek(0)
+    text = log.read()
+    if "most recent call last" in text:
+        pytest.fail(f"the app server logged a traceback or warning ({log.name}):\n{text[-4000:]}")
 
 
 @pytest.fixture(scope="session")
