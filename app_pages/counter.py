@@ -150,13 +150,12 @@ def cached_chat_rows(text: str, system: str, ids: tuple[str, ...], _toks: list[T
             rows.append({
                 "tokenizer": tok.info.name, "format": fmt.name, "models": fmt.models,
                 "content": c.content_tokens, "overhead": c.overhead, "total": c.total,
-                "counted": "rendered template" if fmt.rendered else "documented rule",
                 "template": chat_template_text(c.parts), "source": fmt.source, "format_id": fmt.id,
             })  # fmt: skip
     return rows
 
 
-def chat_section(text: str, toks: list[Tokenizer]) -> None:
+def chat_section(text: str, toks: list[Tokenizer], window: int) -> None:
     """What a chat API adds around the text: each tokenizer's chat format(s), counted."""
     st.subheader("As a chat request")
     system = st.text_area(
@@ -165,6 +164,7 @@ def chat_section(text: str, toks: list[Tokenizer]) -> None:
         help="Sent before your text as the request's system message. Your text is the user message.",
     ) or ""  # fmt: skip
     rows = cached_chat_rows(text, system, tuple(t.id for t in toks), toks)
+    rows = [{**r, "context_pct": 100 * r["total"] / window} for r in rows]
     without = [t.info.name for t in toks if not chat_formats_for(t.id)]
     if rows:
         st.dataframe(
@@ -176,7 +176,10 @@ def chat_section(text: str, toks: list[Tokenizer]) -> None:
                 "overhead": st.column_config.NumberColumn("Format adds", format="localized"),
                 "total": st.column_config.NumberColumn("Request tokens", format="localized",
                                                        help="What the model reads: the prompt tokens an API reports"),
-                "counted": "Counted from",
+                "context_pct": st.column_config.ProgressColumn(
+                    "% of context", format="%.2f%%", min_value=0, max_value=100,
+                    help="The whole request's share of the context window chosen above",
+                ),
             },
             key="counter_chat_table",
         )  # fmt: skip
@@ -341,7 +344,7 @@ elif toks:
     rows = cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks)
     counts_section(rows, toks)
     if chat:
-        chat_section(text, toks)
+        chat_section(text, toks, window)
     token_views(text, toks, allow_special)
 share_section(ids, text, window)
 about_tokenizers()

@@ -150,6 +150,7 @@ def test_chat_request_counts_every_format_of_the_chosen_tokenizers(app):
     o200k = table.iloc[0]
     assert o200k["content"] == builtin("o200k_base").count(text) and o200k["overhead"] == 7
     assert o200k["total"] == builtin("o200k_base").count(text) + 7
+    assert o200k["context_pct"] == pytest.approx(100 * o200k["total"] / 128_000)
     mistral = table.iloc[5]
     assert mistral["total"] == count_chat(builtin("tekken"), text).total == builtin("tekken").count(text) + 3
     assert any("No chat format known for r50k\\_base" in c.value for c in app.caption)
