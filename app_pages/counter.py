@@ -15,7 +15,7 @@ from tokenizer_core import (
     Tokenizer,
     chat_formats_for,
     chat_template_text,
-    count_chat,
+    count_chats,
     count_table,
     escape_markdown,
     legend_html,
@@ -145,8 +145,8 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer]) -> None:
 def cached_chat_rows(text: str, system: str, ids: tuple[str, ...], _toks: list[Tokenizer]) -> list[dict]:
     rows = []
     for tok in _toks:
-        for fmt in chat_formats_for(tok.id):
-            c = count_chat(tok, text, system, format_id=fmt.id)
+        for c in count_chats(tok, text, system):
+            fmt = c.format
             rows.append({
                 "tokenizer": tok.info.name, "format": fmt.name, "models": fmt.models,
                 "content": c.content_tokens, "overhead": c.overhead, "total": c.total,

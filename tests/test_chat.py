@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
-from tokenizer_core import CHAT_FORMATS, chat_formats_for, chat_template_text, count_chat
+from tokenizer_core import CHAT_FORMATS, chat_formats_for, chat_template_text, count_chat, count_chats
 from tokenizer_core.chat import QWEN25_DEFAULT_SYSTEM, count_parts
 
 USER, SYSTEM = "How many tokens is this?", "You are a terse assistant."
@@ -150,3 +150,11 @@ def test_formats_per_tokenizer_and_none_for_the_others():
 def test_template_text_hides_the_messages():
     parts = CHAT_FORMATS["mistral_v3"].parts("secret user text", "secret system")
     assert chat_template_text(parts) == "<s>[INST]⟨system message⟩\n\n⟨your text⟩[/INST]"
+
+
+def test_count_chats_gives_every_format_once():
+    for tid in ("o200k_base", "llama3", "qwen", "tekken", "r50k_base"):
+        tok = builtin(tid)
+        assert count_chats(tok, USER, SYSTEM) == [
+            count_chat(tok, USER, SYSTEM, format_id=f.id) for f in chat_formats_for(tid)
+        ]

@@ -7,7 +7,7 @@ Importable from a notebook; never imports Streamlit. Pages import from here only
     [15339, 1917]
 """
 
-from .chat import CHAT_FORMATS, ChatCount, ChatFormat, ChatPart, chat_formats_for, chat_template_text, count_chat
+from .chat import CHAT_FORMATS, ChatCount, ChatFormat, ChatPart, chat_formats_for, chat_template_text, count_chat, count_chats
 from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
 from .encoders import (
     HFTokenizer,
@@ -208,7 +208,7 @@ __all__ = [
     "text_stats", "token_background", "token_count", "token_hue", "unshared_boundaries",
     "visible_whitespace",
     # chat requests
-    "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "chat_formats_for", "chat_template_text", "count_chat",
+    "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "chat_formats_for", "chat_template_text", "count_chat", "count_chats",
     # input and sharing
     "MAX_TEXT_BYTES", "TEXT_EXTENSIONS", "InputError", "ShareState", "decode_text", "load_sample", "pack_text",
     "read_share_params", "sample_names", "share_params", "unpack_text",

@@ -184,6 +184,27 @@ def count_parts(tokenizer: Tokenizer, parts: Sequence[ChatPart]) -> int:
     return total + (tokenizer.count("".join(run)) if run else 0)
 
 
+def _count_format(tokenizer: Tokenizer, fmt: ChatFormat, user: str, system: str, counts: tuple[int, int]) -> ChatCount:
+    """One format's count, given the messages' own token counts (user, system)."""
+    user_n, system_n = counts
+    if not fmt.rendered:
+        roles = [("system", system_n)] * bool(system) + [("user", user_n)]
+        total = sum(3 + tokenizer.count(role) + n for role, n in roles) + 3
+        return ChatCount(fmt, user_n + system_n, total, ())
+    parts = tuple(fmt.parts(user, system))
+    return ChatCount(fmt, user_n + system_n, count_parts(tokenizer, parts), parts)
+
+
+def count_chats(tokenizer: Tokenizer, user: str, system: str = "") -> list[ChatCount]:
+    """The request counted in every chat format known for the tokenizer (the messages' own
+    text is encoded once for all of them); ``[]`` if it has none."""
+    formats = chat_formats_for(tokenizer.id)
+    if not formats:
+        return []
+    counts = (tokenizer.count(user), tokenizer.count(system) if system else 0)
+    return [_count_format(tokenizer, f, user, system, counts) for f in formats]
+
+
 def count_chat(tokenizer: Tokenizer, user: str, system: str = "", *, format_id: str | None = None) -> ChatCount | None:
     """Tokens of a request with `system` (optional) and one `user` message, or None if the
     tokenizer has no known chat format. The first format for the tokenizer unless `format_id`."""
@@ -191,13 +212,8 @@ def count_chat(tokenizer: Tokenizer, user: str, system: str = "", *, format_id: 
     fmt = CHAT_FORMATS.get(format_id) if format_id else (formats[0] if formats else None)
     if fmt is None or fmt not in formats:
         return None
-    content = tokenizer.count(user) + (tokenizer.count(system) if system else 0)
-    if not fmt.rendered:
-        messages = [("system", system)] * bool(system) + [("user", user)]
-        total = sum(3 + tokenizer.count(role) + tokenizer.count(text) for role, text in messages) + 3
-        return ChatCount(fmt, content, total, ())
-    parts = tuple(fmt.parts(user, system))
-    return ChatCount(fmt, content, count_parts(tokenizer, parts), parts)
+    counts = (tokenizer.count(user), tokenizer.count(system) if system else 0)
+    return _count_format(tokenizer, fmt, user, system, counts)
 
 
 _PLACEHOLDERS = {"user": "⟨your text⟩", "system": "⟨system message⟩"}
@@ -213,5 +229,5 @@ def chat_template_text(parts: Sequence[ChatPart]) -> str:
 
 __all__ = [
     "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "LLAMA31_DATE", "QWEN25_DEFAULT_SYSTEM",
-    "chat_formats_for", "chat_template_text", "count_chat", "count_parts",
+    "chat_formats_for", "chat_template_text", "count_chat", "count_chats", "count_parts",
 ]  # fmt: skip
