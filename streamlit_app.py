@@ -15,12 +15,26 @@ def main() -> None:
     pages = [
         st.Page("app_pages/counter.py", title="Token counter", icon=":material/calculate:", default=True),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
-        st.Page("app_pages/languages.py", title="Language costs", icon=":material/translate:", url_path="languages"),
-        st.Page("app_pages/identifiers.py", title="Code identifiers", icon=":material/code:", url_path="identifiers"),
-        st.Page("app_pages/chunks.py", title="Chunk previewer", icon=":material/view_agenda:", url_path="chunks"),
+        st.Page(
+            "app_pages/languages.py",
+            title="Language costs",
+            icon=":material/translate:",
+            url_path="languages",
+        ),
+        st.Page(
+            "app_pages/identifiers.py",
+            title="Code identifiers",
+            icon=":material/code:",
+            url_path="identifiers",
+        ),
+        st.Page(
+            "app_pages/chunks.py", title="Chunk previewer", icon=":material/view_agenda:", url_path="chunks"
+        ),
     ]
     nav = st.navigation(pages)
-    st.sidebar.caption("Exact counts from the tokenizers models really use. Offline, nothing leaves this server.")
+    st.sidebar.caption(
+        "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."
+    )
     custom_tokenizer_sidebar()
     nav.run()
 

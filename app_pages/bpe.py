@@ -211,12 +211,16 @@ def run_training(text: str, fmt: str, options: BPEOptions, fp: str) -> None:
         else:
 
             def counted(done: int, total: int) -> None:
-                bar.progress(0.2 * done / max(total, 1), text=f"Counting words: {done:,} of {total:,} characters")
+                bar.progress(
+                    0.2 * done / max(total, 1), text=f"Counting words: {done:,} of {total:,} characters"
+                )
 
             counts = count_words(text, pretokenizer=options.pretokenizer, progress=counted)
         bar.progress(0.2, text=f"Counting pairs in {len(counts):,} distinct words...")
         trainer = BPETrainer(counts, options, top_n=TOP_N)
-        planned = options.merges if options.merges is not None else max(1, options.vocab_size - len(trainer.base))
+        planned = (
+            options.merges if options.merges is not None else max(1, options.vocab_size - len(trainer.base))
+        )
         every = max(1, planned // 50)
         for step in trainer:
             if step.rank % every == 0:
@@ -259,12 +263,16 @@ def results_header(model: BPEModel) -> None:
         cols[4].metric("Source", "file")
     else:
         pct = f"-{100 * (start - end) / start:.1f}%" if start else None
-        cols[2].metric("Corpus tokens", f"{end:,}", pct, delta_color="inverse", help=f"{start:,} before any merge")
+        cols[2].metric(
+            "Corpus tokens", f"{end:,}", pct, delta_color="inverse", help=f"{start:,} before any merge"
+        )
         cols[3].metric("Distinct words", f"{len(model.words):,}", help=f"{model.total_words:,} words in all")
         cols[4].metric("Training time", f"{model.seconds:.2f} s")
     notes = [f"Stopped: {model.stop_reason}." if model.stop_reason else ""]
     if model.words_cut:
-        notes.append(f"{model.words_cut:,} words longer than {MAX_WORD_CHARS:,} characters were cut into pieces.")
+        notes.append(
+            f"{model.words_cut:,} words longer than {MAX_WORD_CHARS:,} characters were cut into pieces."
+        )
     notes.append(f"Options: {model.options.describe()}.")
     st.caption(escape_markdown(" ".join(n for n in notes if n)))
 
@@ -381,9 +389,13 @@ def words_section(model: BPEModel, k: int) -> None:
     ) or "corpus"  # fmt: skip
     views = session_cached(
         ("words", k, order),
-        lambda: bpe_words_at_step(model, k, max_words=MAX_WORDS_SHOWN, order=order, encoder=encoder_for(model)),
+        lambda: bpe_words_at_step(
+            model, k, max_words=MAX_WORDS_SHOWN, order=order, encoder=encoder_for(model)
+        ),
     )
-    shown = f"all {len(views):,}" if len(views) == len(model.words) else f"{len(views):,} of {len(model.words):,}"
+    shown = (
+        f"all {len(views):,}" if len(views) == len(model.words) else f"{len(views):,} of {len(model.words):,}"
+    )
     c1.caption(
         f"Showing {shown} distinct words, each with its count. The corpus is "
         f"{model.corpus_tokens_at(k):,} tokens now ({model.initial_tokens:,} at the start). "
@@ -403,7 +415,9 @@ def probe_section(model: BPEModel, k: int) -> None:
     if not text:
         st.caption("Type something to see how the merges split it.")
         return
-    result = session_cached(("probe", k, text), lambda: probe_bpe(model, text, step=k, encoder=encoder_for(model)))
+    result = session_cached(
+        ("probe", k, text), lambda: probe_bpe(model, text, step=k, encoder=encoder_for(model))
+    )
     st.caption(escape_markdown(bpe_tokens_summary(result)))
     st.html(segments_html(list(result.segments), show_whitespace=True))
     st.html(legend_html([("hover", "token ids, bytes and offsets"), ("⋅ → ↵", "space, tab, newline")]))
@@ -437,7 +451,9 @@ def _register(k: int | None) -> None:
     if not tiktoken_problem(model) and model.words:
         ag = export_agreement(model, tok.encoding)
         if ag.all_same:
-            note = f" Checked: tiktoken splits all {ag.total:,} training words exactly as the merge list does."
+            note = (
+                f" Checked: tiktoken splits all {ag.total:,} training words exactly as the merge list does."
+            )
         else:
             shown = ", ".join(escape_markdown(repr(w)) for w in ag.examples)
             note = (f" Note: tiktoken splits {ag.total - ag.same:,} of {ag.total:,} training words differently "
@@ -468,7 +484,9 @@ def _load_upload() -> None:
 def _show_msg(key: str) -> None:
     if msg := ss.get(key):
         kind, text = msg
-        (st.success if kind == "success" else st.error)(text, icon=":material/check:" if kind == "success" else ":material/error:")
+        (st.success if kind == "success" else st.error)(
+            text, icon=":material/check:" if kind == "success" else ":material/error:"
+        )
 
 
 def use_section(model: BPEModel | None, k: int) -> None:
@@ -489,7 +507,9 @@ def use_section(model: BPEModel | None, k: int) -> None:
                 )
             else:
                 st.caption("Byte-level, no marker: it becomes a tiktoken encoding (ranks = merge order).")
-            st.text_input("Name", key="bpe_reg_name", placeholder=f"my BPE ({model.n_merges:,} merges)", max_chars=60)
+            st.text_input(
+                "Name", key="bpe_reg_name", placeholder=f"my BPE ({model.n_merges:,} merges)", max_chars=60
+            )
             partial = st.toggle(f"Only the first {k:,} merges (the step shown)", key="bpe_reg_partial",
                                 disabled=k == model.n_merges or k == 0)  # fmt: skip
             st.button(
@@ -509,7 +529,9 @@ def use_section(model: BPEModel | None, k: int) -> None:
             )  # fmt: skip
             st.caption("Versioned, readable JSON: the options, then one merge per line (left, right, count, "
                        "corpus tokens after it).")  # fmt: skip
-        st.file_uploader("Load a saved model (.json)", type=["json"], key="bpe_upload", on_change=_load_upload)
+        st.file_uploader(
+            "Load a saved model (.json)", type=["json"], key="bpe_upload", on_change=_load_upload
+        )
         _show_msg("bpe_upload_msg")
 
 
@@ -535,7 +557,10 @@ fmt = fc1.radio("The corpus is", ["text", "counts"], key="bpe_format", horizonta
                 format_func={"text": "running text", "counts": "word counts"}.get)  # fmt: skip
 fc2.caption(LIMITS)
 if preset is not None:
-    st.info(f"**{escape_markdown(preset)}.** {escape_markdown(BPE_PRESETS[preset].note)}", icon=":material/school:")
+    st.info(
+        f"**{escape_markdown(preset)}.** {escape_markdown(BPE_PRESETS[preset].note)}",
+        icon=":material/school:",
+    )
 
 options = options_form(fmt == "counts")
 corpus, was_cut = corpus_to_train(text)
@@ -560,7 +585,10 @@ autotrain = ss.pop("bpe_autotrain", False)  # the first visit trains the default
 if can_train and (train_clicked or autotrain):
     run_training(corpus, fmt, options, fp)
 if err := ss.get("bpe_train_error"):
-    st.error(f"Training failed: {escape_markdown(sentence(err))} Your corpus is unchanged.", icon=":material/error:")
+    st.error(
+        f"Training failed: {escape_markdown(sentence(err))} Your corpus is unchanged.",
+        icon=":material/error:",
+    )
 
 model: BPEModel | None = ss.get("bpe_model")
 k = 0

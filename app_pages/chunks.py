@@ -43,7 +43,9 @@ SAMPLES["Long document (about 1 MB of Markdown)"] = long_document
 
 
 @st.cache_data(max_entries=32, show_spinner="Chunking...")
-def cached_chunks(text: str, tokenizer_id: str, strategy: str, size: int, overlap: int, _tok: Tokenizer) -> ChunkResult:
+def cached_chunks(
+    text: str, tokenizer_id: str, strategy: str, size: int, overlap: int, _tok: Tokenizer
+) -> ChunkResult:
     return chunk_text(text, _tok, strategy=strategy, size=size, overlap=overlap)
 
 
@@ -99,7 +101,10 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
             pct = st.number_input("Overlap (% of size)", value=10.0, step=5.0, key="chunks_overlap_pct")
             overlap_raw = ("%", pct)
         else:
-            overlap_raw = ("tokens", st.number_input("Overlap (tokens)", value=0, step=16, key="chunks_overlap"))
+            overlap_raw = (
+                "tokens",
+                st.number_input("Overlap (tokens)", value=0, step=16, key="chunks_overlap"),
+            )
     with c7:
         st.toggle("Show whitespace", key="chunks_ws", help="space ⋅, tab →, newline ↵")
     return strategy, tokenizer_id, int(size), overlap_raw, model_name
@@ -115,7 +120,11 @@ def resolve_overlap(size: int, overlap_raw: tuple[str, float]) -> int:
 def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> None:
     stats = chunk_stats(result.chunks, limit=limit)
     cols = st.columns(6 if result.overlap else 5)
-    cols[0].metric("Chunks", f"{stats.chunks:,}", help=f"Document: {doc_tokens:,} tokens, {result.text_length:,} characters")
+    cols[0].metric(
+        "Chunks",
+        f"{stats.chunks:,}",
+        help=f"Document: {doc_tokens:,} tokens, {result.text_length:,} characters",
+    )
     cols[1].metric("Mean tokens", f"{stats.mean_tokens:,.1f}", help=f"Median {stats.median_tokens:,.0f}")
     cols[2].metric("Min tokens", f"{stats.min_tokens:,}")
     cols[3].metric("Max tokens", f"{stats.max_tokens:,}", help=f"Budget {result.size:,}")
@@ -150,7 +159,11 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
             "stays fast; the stats, table and downloads cover every chunk."
         )
     st.html(chunk_legend_html(overlap=result.overlap > 0, limit=limit))
-    st.html(chunks_html(text, chunks, window=window, show_whitespace=bool(st.session_state.get("chunks_ws")), limit=limit))
+    st.html(
+        chunks_html(
+            text, chunks, window=window, show_whitespace=bool(st.session_state.get("chunks_ws")), limit=limit
+        )
+    )
 
 
 def table_section(result: ChunkResult) -> None:
@@ -205,7 +218,9 @@ def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:
             f"{escape_markdown(tok.info.name)}'s own count of that chunk's text; where a chunk is a join "
             "of pieces at a newline before a letter, the pieces' counts add up exactly and are summed."
         )
-        if st.button("Check every chunk again from scratch", key="chunks_check", icon=":material/fact_check:"):
+        if st.button(
+            "Check every chunk again from scratch", key="chunks_check", icon=":material/fact_check:"
+        ):
             problems = check_chunks(text, result.chunks, tok, size=result.size)
             if problems:
                 st.error("Problems found:\n\n" + "\n".join(f"- {escape_markdown(p)}" for p in problems[:20]))
@@ -281,7 +296,9 @@ if model is not None:
             f"**{escape_markdown(tok.info.name)}**, so its numbers may differ.", icon=":material/info:",
         )  # fmt: skip
     elif not model.tokenizer_id:
-        st.caption(f"{model.name}: {model.note}. Counts here are in {escape_markdown(tok.info.name)} tokens, an estimate.")
+        st.caption(
+            f"{model.name}: {model.note}. Counts here are in {escape_markdown(tok.info.name)} tokens, an estimate."
+        )
 for w in result.warnings:
     st.info(escape_markdown(w), icon=":material/info:")
 

@@ -193,7 +193,9 @@ def chat_section(text: str, toks: list[Tokenizer], window: int) -> None:
                 same = [r for r in rows if r["format_id"] == fid]
                 row = same[0]
                 adds = ", ".join(f"{escape_markdown(r['tokenizer'])} {r['overhead']:+,} tokens" for r in same)
-                st.markdown(f"**{escape_markdown(row['format'])}** ({escape_markdown(row['models'])}) · {adds}")
+                st.markdown(
+                    f"**{escape_markdown(row['format'])}** ({escape_markdown(row['models'])}) · {adds}"
+                )
                 if row["template"]:
                     st.code(row["template"], language=None, wrap_lines=True)
                 else:
@@ -255,7 +257,9 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         for col, tok, segs, mk in zip(cols, toks[row_start:], seg_lists[row_start:], marked[row_start:]):
             with col:
                 shown = segs[:MAX_SPANS]
-                st.markdown(f"**{escape_markdown(tok.info.name)}** · {token_count(segs):,} tokens in this part")
+                st.markdown(
+                    f"**{escape_markdown(tok.info.name)}** · {token_count(segs):,} tokens in this part"
+                )
                 if len(shown) < len(segs):
                     st.caption(f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part.")
                 st.html(segments_html(shown, mode=mode, show_whitespace=ws, marked=mk))
@@ -303,7 +307,7 @@ def about_tokenizers() -> None:
         )  # fmt: skip
         st.caption(
             "Counts are of the text alone. A chat API adds tokens per message for roles and "
-            "separators: switch on \"Count as a chat request\" to see how many, per model family."
+            'separators: switch on "Count as a chat request" to see how many, per model family.'
         )
 
 

@@ -98,7 +98,9 @@ def cached_code_view(
 ) -> str:  # fmt: skip
     analysis = cached_analysis(code, language, ids, strings, comments, _toks)
     lexed = lex_code(code, language)
-    extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments, lexed=lexed)
+    extraction = extract_identifiers(
+        code, language, include_strings=strings, include_comments=comments, lexed=lexed
+    )
     k = analysis.tokenizer_ids.index(tokenizer_id)
     return code_heatmap_html(
         code, extraction.occurrences, analysis.occurrence_tokens[tokenizer_id],
@@ -178,7 +180,8 @@ def options_row() -> tuple[list[str], bool, bool, bool]:
     comments = t2.toggle("Count words in comments", key="identifiers_comments",
                          help="Off: comments are skipped. Keywords never count as identifiers.")  # fmt: skip
     greedy = t3.toggle(
-        "Compare with the teaching tokenizer", key="identifiers_add_greedy",
+        "Compare with the teaching tokenizer",
+        key="identifiers_add_greedy",
         help="Adds the seed's greedy longest-match tokenizer (its vocabulary is in the Teaching mode tab).",
     )
     return ids, strings, comments, greedy
@@ -246,7 +249,11 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
         on_select="rerun", selection_mode="single-row",
     )  # fmt: skip
     picked = (getattr(event, "selection", None) or {}).get("rows", []) if event is not None else []
-    if picked and picked[0] < len(rows) and st.session_state.get("identifiers_picked") != rows[picked[0]].name:
+    if (
+        picked
+        and picked[0] < len(rows)
+        and st.session_state.get("identifiers_picked") != rows[picked[0]].name
+    ):
         st.session_state["identifiers_picked"] = rows[picked[0]].name
         st.session_state["identifiers_inspect"] = rows[picked[0]].name
     st.download_button(
@@ -255,7 +262,9 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
     )  # fmt: skip
 
     st.subheader("The most expensive names")
-    top_n = st.slider("Identifiers in the chart (from the top of the table)", 5, 40, 15, key="identifiers_top_n")
+    top_n = st.slider(
+        "Identifiers in the chart (from the top of the table)", 5, 40, 15, key="identifiers_top_n"
+    )
     st.altair_chart(top_identifiers_chart(rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n),
                     width="stretch")  # fmt: skip
     st.subheader("Coloured token splits")
@@ -326,7 +335,9 @@ def code_view_tab(code: str, language: str, ids: tuple, strings: bool, comments:
     c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
     tid = c1.selectbox("Colour by the tokens of", list(analysis.tokenizer_ids), key="identifiers_view_tok",
                        format_func=dict(zip(analysis.tokenizer_ids, analysis.tokenizer_names)).get)  # fmt: skip
-    start = int(c2.number_input(f"Start at line (of {lines:,})", 1, max(1, lines), 1, key="identifiers_view_line"))
+    start = int(
+        c2.number_input(f"Start at line (of {lines:,})", 1, max(1, lines), 1, key="identifiers_view_line")
+    )
     first, last = code_view_window(code, start)
     last = min(last, lines)
     st.html(cost_legend_html())
@@ -340,7 +351,9 @@ def code_view_tab(code: str, language: str, ids: tuple, strings: bool, comments:
     )
 
 
-def styles_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
+def styles_tab(
+    code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]
+) -> None:
     builtins = st.session_state.get("identifiers_builtins", True)
     summaries = style_summary(analysis, include_builtins=builtins)
     c1, c2 = st.columns(2)
@@ -354,7 +367,9 @@ def styles_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysi
             st.info("No identifiers in code to group by style.")
     with c2:
         rewrites = cached_rewrites(code, language, ids, toks)
-        st.altair_chart(rewrite_chart(rewrites, analysis.tokenizer_ids, analysis.tokenizer_names), width="stretch")
+        st.altair_chart(
+            rewrite_chart(rewrites, analysis.tokenizer_ids, analysis.tokenizer_names), width="stretch"
+        )
         st.caption(
             "Every identifier of two or more words in the code (builtins left alone) rewritten in one style, and "
             "the whole file counted again. A what-if for counting: the result need not compile."
@@ -377,7 +392,9 @@ def styles_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysi
         naming_table(name, toks, caption=f"{markdown_code(name)}{note} in every naming style")
 
 
-def layout_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
+def layout_tab(
+    code: str, language: str, ids: tuple, analysis: IdentifierAnalysis, toks: list[Tokenizer]
+) -> None:
     report = cached_layout(code, language, ids, toks)
     stats = report.stats
     cols = st.columns(5)
@@ -405,7 +422,9 @@ def layout_tab(code: str, language: str, ids: tuple, analysis: IdentifierAnalysi
             "kinds add up to the file's tokens.\n\n"
             "Each variant is made from the original file on its own, so the contributions overlap a little "
             "(a comment's indentation is in both) and need not add up.\n\n"
-            + "\n".join(f"- *{escape_markdown(k)}*: {escape_markdown(v)}" for k, v in LAYOUT_DEFINITIONS.items())
+            + "\n".join(
+                f"- *{escape_markdown(k)}*: {escape_markdown(v)}" for k, v in LAYOUT_DEFINITIONS.items()
+            )
         )
     pivot = pd.DataFrame(report.records()).pivot(index="variant", columns="tokenizer", values="tokens")
     pivot = pivot.reindex([v for v in report.tokens]).rename(
@@ -434,8 +453,13 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
     vocab, error = greedy_vocab()
     with c2:
         if error:
-            st.error(f"{escape_markdown(error)}. Using the seed's vocabulary until it is fixed.", icon=":material/error:")
-        text = st.text_input("Text", value="def calculate_total(items):", key="identifiers_greedy_text", max_chars=2_000)
+            st.error(
+                f"{escape_markdown(error)}. Using the seed's vocabulary until it is fixed.",
+                icon=":material/error:",
+            )
+        text = st.text_input(
+            "Text", value="def calculate_total(items):", key="identifiers_greedy_text", max_chars=2_000
+        )
         greedy = GreedyTokenizer(vocab)
         result = greedy_split(text, vocab)
         st.html(f'<div class="tw-greedy" style="font-family:monospace;font-size:1.05rem;line-height:2">'
@@ -484,7 +508,10 @@ language = ""
 if not toks:
     st.info("Choose at least one tokenizer above.", icon=":material/arrow_upward:")
 elif not code.strip():
-    st.info("Paste code, upload a source file or load a sample to see what its names cost.", icon=":material/code:")
+    st.info(
+        "Paste code, upload a source file or load a sample to see what its names cost.",
+        icon=":material/code:",
+    )
 elif len(code) > MAX_CODE_CHARS:
     st.error(
         f"The code has {len(code):,} characters; this page analyses up to {MAX_CODE_CHARS:,} (about 30,000 lines). "

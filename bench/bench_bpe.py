@@ -106,7 +106,10 @@ def child_hf(corpus: Path, merges: int) -> dict:
 
     pairs = [m.split(" ") if isinstance(m, str) else m for m in model["merges"][:2000]]
     return {
-        "seconds": t1 - t0, "cpu": cpu, "merges": len(model["merges"]), "peak_mb": _peak_mb(),
+        "seconds": t1 - t0,
+        "cpu": cpu,
+        "merges": len(model["merges"]),
+        "peak_mb": _peak_mb(),
         "threads": os.environ.get("RAYON_NUM_THREADS", "default"),
         "first": [[raw(a), raw(b)] for a, b in pairs],
     }
@@ -156,7 +159,9 @@ def child_textbook(corpus: Path, merges: int, sample: int) -> dict:
     points = sorted({0, n // 4, n // 2, 3 * n // 4, max(0, n - sample)})
     costs, same = [], True
     for k in points:
-        state = {tuple(model.vocab[i] for i in enc.apply(enc.start_ids(w), k)[0]): f for w, f in counts.items()}
+        state = {
+            tuple(model.vocab[i] for i in enc.apply(enc.start_ids(w), k)[0]): f for w, f in counts.items()
+        }
         t1 = time.perf_counter()
         done = _textbook_loop(state, sample)
         costs.append((time.perf_counter() - t1) / max(len(done), 1))
@@ -173,7 +178,9 @@ def child_textbook(corpus: Path, merges: int, sample: int) -> dict:
 CHILDREN = {"ours": child_ours, "hf": child_hf, "textbook": child_textbook}
 
 
-def run_child(kind: str, corpus: Path, merges: int, env_extra: dict[str, str] | None = None, sample: int = 0) -> dict:
+def run_child(
+    kind: str, corpus: Path, merges: int, env_extra: dict[str, str] | None = None, sample: int = 0
+) -> dict:
     env = {**os.environ, **(env_extra or {})}
     if kind == "hf" and not env_extra:
         env.pop("RAYON_NUM_THREADS", None)
@@ -202,12 +209,18 @@ def _agree(a: list, b: list) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="1 MB, 1,000 merges, 1 round, 5 textbook merges per point")
+    ap.add_argument(
+        "--quick", action="store_true", help="1 MB, 1,000 merges, 1 round, 5 textbook merges per point"
+    )
     ap.add_argument("--mb", type=float, default=None, help="corpus size in MB (default 10)")
     ap.add_argument("--merges", type=int, default=None, help="merges to learn (default 8,000)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds of every method (default 3)")
-    ap.add_argument("--textbook-merges", type=int, default=None,
-                    help="textbook merges timed at each of 5 points (default 20)")
+    ap.add_argument(
+        "--textbook-merges",
+        type=int,
+        default=None,
+        help="textbook merges timed at each of 5 points (default 20)",
+    )
     ap.add_argument("--no-hf2", action="store_true", help="skip HF with its default thread pool")
     ap.add_argument("--child", choices=sorted(CHILDREN), help=argparse.SUPPRESS)
     ap.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
@@ -270,17 +283,23 @@ def main() -> None:
     print()
     hf1 = med("hf1")
     per_round = [h["seconds"] / o["seconds"] for o, h in zip(results["ours"], results["hf1"])]
-    print(f"HF 1 thread / ours = {hf1 / ours:.2f}x on median wall time, {statistics.median(per_round):.2f}x median "
-          f"of the per-round ratios {[round(r, 2) for r in per_round]}, {cpus['hf1'] / cpus['ours']:.2f}x on CPU "
-          "time  (goal: >= 1.00, ours no slower)")
+    print(
+        f"HF 1 thread / ours = {hf1 / ours:.2f}x on median wall time, {statistics.median(per_round):.2f}x median "
+        f"of the per-round ratios {[round(r, 2) for r in per_round]}, {cpus['hf1'] / cpus['ours']:.2f}x on CPU "
+        "time  (goal: >= 1.00, ours no slower)"
+    )
     print(f"textbook / ours    = {tb_total / ours:.0f}x  (goal: >= 100)")
     print(f"all runs (s): ours {[round(x['seconds'], 2) for x in results['ours']]}, "
           f"HF 1 thread {[round(x['seconds'], 2) for x in results['hf1']]}"
           + (f", HF default {[round(x['seconds'], 2) for x in results['hf2']]}" if results["hf2"] else ""))  # fmt: skip
-    print("textbook loop picked the same merges as ours at every sampled point: "
-          + ("yes" if tb["same"] else "NO (a bug)"))
+    print(
+        "textbook loop picked the same merges as ours at every sampled point: "
+        + ("yes" if tb["same"] else "NO (a bug)")
+    )
     same_hf = _agree(results["ours"][0]["first"], results["hf1"][0]["first"])
-    print(f"HF and ours agree on the first {same_hf:,} merges (HF breaks ties by token id, ours alphabetically)")
+    print(
+        f"HF and ours agree on the first {same_hf:,} merges (HF breaks ties by token id, ours alphabetically)"
+    )
 
 
 if __name__ == "__main__":

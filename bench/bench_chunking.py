@@ -97,7 +97,10 @@ def main() -> None:
             t = time.perf_counter()
             counts[name] = contenders[name]()
             times[name].append(time.perf_counter() - t)
-        print(f"round {r + 1}/{args.rounds}: " + ", ".join(f"{n.split(': ')[-1].split(',')[0]} {times[n][-1]:.2f}s" for n in names))
+        print(
+            f"round {r + 1}/{args.rounds}: "
+            + ", ".join(f"{n.split(': ')[-1].split(',')[0]} {times[n][-1]:.2f}s" for n in names)
+        )
 
     ref = statistics.median(times["semchunk (reference)"])
     print()
@@ -110,15 +113,19 @@ def main() -> None:
     print("\n(vs semchunk = semchunk's median time / this method's median time; higher is faster)")
     print("targets: token windows >= 5x, recursive >= 1x")
     floor = statistics.median(times["floor: one tiktoken pass, 2 threads"])
-    print(f"the floor (encoding the corpus once, nothing else) is {ref / floor:.1f}x semchunk; "
-          f"token windows take {statistics.median(times['ours: token windows']) / floor:.2f}x the floor")
+    print(
+        f"the floor (encoding the corpus once, nothing else) is {ref / floor:.1f}x semchunk; "
+        f"token windows take {statistics.median(times['ours: token windows']) / floor:.2f}x the floor"
+    )
 
     print("\nchecking every chunk of one run per strategy from scratch ...")
     for strategy in ("tokens", "recursive", "sentences"):
         result = chunk_text(text, tok, strategy=strategy, size=args.size)
         problems = check_chunks(text, result.chunks, tok, size=args.size)
         status = "ok" if not problems else f"{len(problems)} problems, first: {problems[0]}"
-        print(f"  {strategy:<10} {len(result.chunks):>6,} chunks, max {max(c.tokens for c in result.chunks)} tokens: {status}")
+        print(
+            f"  {strategy:<10} {len(result.chunks):>6,} chunks, max {max(c.tokens for c in result.chunks)} tokens: {status}"
+        )
 
 
 if __name__ == "__main__":

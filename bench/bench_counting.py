@@ -31,24 +31,32 @@ from tokenizer_core import DEFAULT_IDS, TiktokenTokenizer, count_table, load_bui
 def bench_counting(text: str, repeats: int) -> None:
     mb = len(text.encode("utf-8")) / 1e6
     print(f"\n1. Counting {mb:.1f} MB of mixed text (median of {repeats})")
-    print(f"{'tokenizer':<14}{'tokens':>12}{'raw s':>8}{'raw MB/s':>10}{'core s':>8}{'core MB/s':>10}"
-          f"{'core/raw':>10}{'tiktoken engine/raw':>21}")
+    print(
+        f"{'tokenizer':<14}{'tokens':>12}{'raw s':>8}{'raw MB/s':>10}{'core s':>8}{'core MB/s':>10}"
+        f"{'core/raw':>10}{'tiktoken engine/raw':>21}"
+    )
     for tid in ("o200k_base", "cl100k_base", "llama3", "tekken"):
         tok = load_builtin(tid)
         enc = tok.encoding
-        plain = TiktokenTokenizer(tok.info, enc, normalize_nfc=tok.normalize_nfc, newline_safe=tok.newline_safe)
+        plain = TiktokenTokenizer(
+            tok.info, enc, normalize_nfc=tok.normalize_nfc, newline_safe=tok.newline_safe
+        )
         n = len(enc.encode_ordinary(text))
         assert tok.count(text) == n and plain.count(text) == n
         raw = median_time(lambda: enc.encode_ordinary(text), repeats)
         core = median_time(lambda: tok.count(text), repeats)
         core_tt = median_time(lambda: plain.count(text), repeats)
-        print(f"{tid:<14}{n:>12,}{raw:>8.3f}{mb / raw:>10.1f}{core:>8.3f}{mb / core:>10.1f}"
-              f"{raw / core:>9.2f}x{raw / core_tt:>20.2f}x")
+        print(
+            f"{tid:<14}{n:>12,}{raw:>8.3f}{mb / raw:>10.1f}{core:>8.3f}{mb / core:>10.1f}"
+            f"{raw / core:>9.2f}x{raw / core_tt:>20.2f}x"
+        )
 
 
 def bench_view(text: str, repeats: int) -> None:
     sample = text.encode("utf-8")[:100_000].decode("utf-8", "ignore")
-    print(f"\n2. Segments + HTML for {len(sample.encode('utf-8')) / 1e3:.0f} KB (median of {repeats}; goal < 0.3 s)")
+    print(
+        f"\n2. Segments + HTML for {len(sample.encode('utf-8')) / 1e3:.0f} KB (median of {repeats}; goal < 0.3 s)"
+    )
     print(f"{'tokenizer':<14}{'segments':>10}{'segments s':>12}{'html s':>9}{'total s':>9}")
     for tid in ("o200k_base", "cl100k_base", "llama3", "qwen"):
         tok = load_builtin(tid)

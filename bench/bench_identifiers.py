@@ -92,6 +92,7 @@ def core_rows(code: str, repeat: int) -> tuple[list[tuple[str, float]], str]:
     rows: list[tuple[str, float]] = []
     t, _ = timed(lambda: [tok.count(code) for tok in toks], repeat)
     rows.append(("reference: tok.count(file) x 3 tokenizers", t))
+
     def run_tokenize() -> None:
         try:  # a file cut at N lines may end inside a string: tokenize raises at the very end
             for _ in tokenize.generate_tokens(io.StringIO(code).readline):
@@ -184,7 +185,11 @@ def main(argv: list[str] | None = None) -> int:
         rows, found = core_rows(code, repeat)
         print_table(f"core (tokenizer_core, no Streamlit): {found}", rows, rows[0][1])
         if not args.quick and not args.no_page:
-            print_table("page (AppTest, headless: script time, no browser drawing)", page_rows(code, repeat), rows[0][1])
+            print_table(
+                "page (AppTest, headless: script time, no browser drawing)",
+                page_rows(code, repeat),
+                rows[0][1],
+            )
     return 0
 
 

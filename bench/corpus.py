@@ -48,7 +48,11 @@ def _prose_paragraphs() -> list[str]:
                 if doc:
                     paragraphs.extend(p.strip() for p in doc.split("\n\n"))
     # keep paragraphs that read as prose: mostly letters and spaces, several words
-    return [p for p in paragraphs if len(p.split()) >= 6 and sum(c.isalpha() or c.isspace() for c in p) > 0.85 * len(p)]
+    return [
+        p
+        for p in paragraphs
+        if len(p.split()) >= 6 and sum(c.isalpha() or c.isspace() for c in p) > 0.85 * len(p)
+    ]
 
 
 def _fill(chunks: list[str], n_bytes: int, seed: int, sep: str) -> str:
@@ -122,4 +126,6 @@ def mixed_text(n_bytes: int = 10_000_000, *, seed: int = 0) -> str:
 if __name__ == "__main__":
     for fn in (english_prose, python_code, mixed_text):
         text = fn(10_000_000)
-        print(f"{fn.__name__}: {len(text.encode('utf-8')):,} bytes, {len(set(text.split())):,} distinct words")
+        print(
+            f"{fn.__name__}: {len(text.encode('utf-8')):,} bytes, {len(set(text.split())):,} distinct words"
+        )

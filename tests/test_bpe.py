@@ -41,7 +41,9 @@ def _merge_word(symbols: tuple, pair: tuple) -> tuple:
     return tuple(out)
 
 
-def textbook(counts: dict[str, int], *, byte_level: bool, marker: str, tie: str, merges: int, min_frequency: int = 1):
+def textbook(
+    counts: dict[str, int], *, byte_level: bool, marker: str, tie: str, merges: int, min_frequency: int = 1
+):
     """The plain loop of the seeds: recount every pair, pick, rewrite every word, repeat."""
     mark = (marker.encode() if byte_level else marker) if marker else None
     corpus: dict[tuple, int] = {}
@@ -129,7 +131,9 @@ def test_seed_001_diagram_does_not_follow_its_algorithm():
 
 
 def test_seed_002_load_data_stream_largest_ties_and_tokenizations():
-    training = ("load loader loading loaded reload " * 20 + "data dataset datasets " * 15 + "stream streaming " * 10).split()
+    training = (
+        "load loader loading loaded reload " * 20 + "data dataset datasets " * 15 + "stream streaming " * 10
+    ).split()
     model = train_bpe(training, _opts(end_marker="</w>", merges=12, tie_break="largest"))
     assert len(model.steps) == 12
     # seed 002 prints: first merges: [('o', 'a'), ('oa', 'd'), ('l', 'oad'), ('t', 'a'), ('d', 'a'), ('da', 'ta')]
@@ -191,7 +195,9 @@ CORPUS = st.dictionaries(WORD, st.integers(1, 4), min_size=1, max_size=9)
     min_frequency=st.integers(1, 3),
 )
 def test_incremental_merges_equal_the_textbook_loop(corpus, byte_level, marker, tie, merges, min_frequency):
-    ref, final = textbook(corpus, byte_level=byte_level, marker=marker, tie=tie, merges=merges, min_frequency=min_frequency)
+    ref, final = textbook(
+        corpus, byte_level=byte_level, marker=marker, tie=tie, merges=merges, min_frequency=min_frequency
+    )
     opts = BPEOptions(
         symbols="bytes" if byte_level else "chars", end_marker=marker, merges=merges,
         min_frequency=min_frequency, tie_break=tie,
@@ -222,7 +228,9 @@ def test_identical_to_textbook_on_a_real_text_for_every_rule():
     counts = count_words(text, pretokenizer="cl100k")
     for tie in ("smallest", "largest", "first"):
         ref, _ = textbook(counts, byte_level=True, marker="", tie=tie, merges=120)
-        model = train_bpe(counts, BPEOptions(symbols="bytes", pretokenizer="cl100k", merges=120, tie_break=tie))
+        model = train_bpe(
+            counts, BPEOptions(symbols="bytes", pretokenizer="cl100k", merges=120, tie_break=tie)
+        )
         assert [(s.left, s.right, s.count) for s in model.steps] == ref, tie
 
 
@@ -241,7 +249,9 @@ def test_many_ties_first_seen_after_merges_follows_counter_rebuild_order():
 
 
 def test_vocab_size_target_stops_at_the_size():
-    model = train_bpe("low lower lowest newest widest " * 3, BPEOptions(symbols="bytes", merges=None, vocab_size=260))
+    model = train_bpe(
+        "low lower lowest newest widest " * 3, BPEOptions(symbols="bytes", merges=None, vocab_size=260)
+    )
     assert len(model.steps) == 4 and model.steps[-1].vocab_size == 260
     assert "target vocabulary" in model.stop_reason
     small = train_bpe("abc", BPEOptions(symbols="bytes", merges=None, vocab_size=100))
@@ -299,13 +309,25 @@ def test_pieces_with_offsets_cover_the_text():
     text = "a  b\tc\n"
     pieces = pieces_with_offsets(text)
     assert "".join(p for _, p, _ in pieces) == text
-    assert [(p, w) for _, p, w in pieces] == [("a", True), ("  ", False), ("b", True), ("\t", False), ("c", True), ("\n", False)]
+    assert [(p, w) for _, p, w in pieces] == [
+        ("a", True),
+        ("  ", False),
+        ("b", True),
+        ("\t", False),
+        ("c", True),
+        ("\n", False),
+    ]
     assert "".join(p for _, p, _ in pieces_with_offsets("x 🚀y", "cl100k")) == "x 🚀y"
 
 
 def test_parse_word_counts_lines_and_errors():
     assert parse_word_counts("low 5\nlower 2\n\nlow\n") == {"low": 6, "lower": 2}
-    for bad, msg in [("low five", "line 1"), ("a 1 2", "3 fields"), ("a 0", "at least 1"), ("\n  \n", "no words")]:
+    for bad, msg in [
+        ("low five", "line 1"),
+        ("a 1 2", "3 fields"),
+        ("a 0", "at least 1"),
+        ("\n  \n", "no words"),
+    ]:
         with pytest.raises(BPEError, match=msg):
             parse_word_counts(bad)
 
@@ -339,7 +361,9 @@ def test_generator_steps_match_the_final_model_and_progress():
 
 
 def test_per_step_records_add_up():
-    model = train_bpe(BPE_PRESETS["Python code (4 KB)"].corpus(), BPEOptions(pretokenizer="cl100k", merges=50))
+    model = train_bpe(
+        BPE_PRESETS["Python code (4 KB)"].corpus(), BPEOptions(pretokenizer="cl100k", merges=50)
+    )
     tokens = model.initial_tokens
     for s in model.steps:
         assert s.corpus_tokens < tokens  # every merge shortens the corpus

@@ -141,7 +141,9 @@ def test_ranks_are_validated_before_tiktoken_is_called():
     broken = BPEModel(BPEOptions(symbols="bytes", merges=0), tuple(bytes([i]) for i in range(200)), ())
     with pytest.raises(BPEError, match="single bytes have no rank"):
         tiktoken_ranks(broken)
-    duplicated = BPEModel(BPEOptions(symbols="bytes", merges=0), tuple(bytes([i]) for i in range(256)) + (b"a",), ())
+    duplicated = BPEModel(
+        BPEOptions(symbols="bytes", merges=0), tuple(bytes([i]) for i in range(256)) + (b"a",), ()
+    )
     with pytest.raises(BPEError, match="repeated"):
         to_tiktoken(duplicated)
     with pytest.raises(BPEError, match="characters"):
@@ -157,7 +159,9 @@ def _hand_model(pairs: list[tuple[bytes, bytes]], words: tuple[str, ...] = ()) -
     for n, (a, b) in enumerate(pairs, start=1):
         ids.setdefault(a + b, len(ids))
         steps.append(MergeStep(n, a, b, a + b, ids[a + b], 1, len(ids), 0, 0))
-    return BPEModel(BPEOptions(symbols="bytes", merges=len(pairs)), base, tuple(steps), words, (1,) * len(words))
+    return BPEModel(
+        BPEOptions(symbols="bytes", merges=len(pairs)), base, tuple(steps), words, (1,) * len(words)
+    )
 
 
 def test_a_string_made_twice_is_one_token_with_one_rank():
@@ -188,4 +192,7 @@ def test_words_at_step_segments_training_words():
     first = views[0]
     assert first.word == "load" and first.count == 20
     assert [sym for sym, _ in first.tokens] == ["load", "</w>"]
-    assert [v.word for v in bpe_words_at_step(CHAR_MODEL, 0, order="frequent", max_words=2)] == ["load", "loader"]
+    assert [v.word for v in bpe_words_at_step(CHAR_MODEL, 0, order="frequent", max_words=2)] == [
+        "load",
+        "loader",
+    ]

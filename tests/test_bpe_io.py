@@ -70,7 +70,10 @@ def _saved() -> dict:
         (lambda d: d.update(format="minbpe"), "not a BPE model saved by this page"),
         (lambda d: d["options"].update(tie_break="coin"), "tie_break"),
         (lambda d: d["options"].update(colour="blue"), "unknown option"),
-        (lambda d: d["merges"].reverse(), "its left symbol 'lo' is neither a start symbol nor made by an earlier"),
+        (
+            lambda d: d["merges"].reverse(),
+            "its left symbol 'lo' is neither a start symbol nor made by an earlier",
+        ),
         (lambda d: d["merges"][0].__setitem__(2, -3), "count must be"),
         (lambda d: d["merges"].append("l o"), "merge 4: expected"),
         (lambda d: d.pop("start_symbols"), "start_symbols"),

@@ -37,7 +37,11 @@ def test_explanations_name_the_rule_that_decided():
     text = explain_bpe_choice(m2, m2.steps[0])
     assert text.startswith("3 pairs share the top count 100.")
     assert "alphabetically largest pair" in text and "(o + a) comes after (l + o)" in text
-    m4 = train_bpe({"low": 5, "lower": 2, "newest": 6, "widest": 3}, BPEOptions(symbols="chars", merges=5, tie_break="first"), top_n=8)
+    m4 = train_bpe(
+        {"low": 5, "lower": 2, "newest": 6, "widest": 3},
+        BPEOptions(symbols="chars", merges=5, tie_break="first"),
+        top_n=8,
+    )
     text = explain_bpe_choice(m4, m4.steps[0])  # e+s and s+t tie at 9, both first seen in "newest"
     assert "Ties go to the pair seen first" in text
     assert "(e + s) first appears at word 3 'newest', position 3" in text

@@ -41,16 +41,28 @@ EXPECTED = {
         "<|start_header_id|>assistant<|end_header_id|>\n\n"
     ),
     ("qwen3", ""): "<|im_start|>user\n{u}<|im_end|>\n<|im_start|>assistant\n",
-    ("qwen3", "sys"): "<|im_start|>system\n{s}<|im_end|>\n<|im_start|>user\n{u}<|im_end|>\n<|im_start|>assistant\n",
+    (
+        "qwen3",
+        "sys",
+    ): "<|im_start|>system\n{s}<|im_end|>\n<|im_start|>user\n{u}<|im_end|>\n<|im_start|>assistant\n",
     ("qwen25", ""): (
         "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n"
         "<|im_start|>user\n{u}<|im_end|>\n<|im_start|>assistant\n"
     ),
-    ("qwen25", "sys"): "<|im_start|>system\n{s}<|im_end|>\n<|im_start|>user\n{u}<|im_end|>\n<|im_start|>assistant\n",
+    (
+        "qwen25",
+        "sys",
+    ): "<|im_start|>system\n{s}<|im_end|>\n<|im_start|>user\n{u}<|im_end|>\n<|im_start|>assistant\n",
     ("mistral_v3", ""): "<s>[INST]{u}[/INST]",
     ("mistral_v3", "sys"): "<s>[INST]{s}\n\n{u}[/INST]",
 }
-TOKENIZER_OF = {"llama3": "llama3", "llama31": "llama3", "qwen3": "qwen", "qwen25": "qwen", "mistral_v3": "tekken"}
+TOKENIZER_OF = {
+    "llama3": "llama3",
+    "llama31": "llama3",
+    "qwen3": "qwen",
+    "qwen25": "qwen",
+    "mistral_v3": "tekken",
+}
 
 
 @pytest.mark.parametrize("fmt, sys", [pytest.param(f, s, id=f"{f}-{s or 'nosys'}") for f, s in EXPECTED])
@@ -94,7 +106,9 @@ def _mistral_reference():
 
 
 MISTRAL = _mistral_reference()
-plain = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=60).filter(lambda t: t.strip())
+plain = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=60).filter(
+    lambda t: t.strip()
+)
 
 
 @given(user=plain, system=st.one_of(st.just(""), plain))

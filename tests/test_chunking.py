@@ -61,7 +61,9 @@ def test_token_windows_overlap_repeats_the_last_tokens(cl100k):
     assert len(cl100k.encode(text)) == 8
     r = chunk_text(text, cl100k, strategy="tokens", size=4, overlap=2)
     assert [c.text for c in r.chunks] == [
-        "hello world hello world", " hello world hello world", " hello world hello world"
+        "hello world hello world",
+        " hello world hello world",
+        " hello world hello world",
     ]
     assert [(c.overlap_tokens, c.overlap_chars) for c in r.chunks] == [(0, 0), (2, 12), (2, 12)]
 
@@ -124,12 +126,16 @@ def test_code_cuts_between_top_level_definitions(cl100k):
     assert all(text[s - 1] == "\n" for s in starts)
     assert "class Inventory:" in lines or any(line.startswith("    def ") for line in lines)
     assert any(line.startswith(("def ", "@", "# ", "class ")) for line in lines)
-    assert "in Inventory" in " ".join(c.section for c in r.chunks) or "Inventory" in " ".join(c.section for c in r.chunks)
+    assert "in Inventory" in " ".join(c.section for c in r.chunks) or "Inventory" in " ".join(
+        c.section for c in r.chunks
+    )
     assert check_chunks(text, r.chunks, cl100k, size=160) == []
 
 
 def test_code_strategy_for_a_non_python_file(cl100k):
-    js = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n\nfunction c() {\n  return 3;\n}\n"
+    js = (
+        "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n\nfunction c() {\n  return 3;\n}\n"
+    )
     size = cl100k.count("function a() {\n  return 1;\n}\n\n")
     r = chunk_text(js, cl100k, strategy="code", size=size)
     assert [c.text.split("\n")[0] for c in r.chunks] == ["function a() {", "function b() {", "function c() {"]
@@ -220,7 +226,13 @@ def _chunk(i, s, e, text, tokens, ov=0, ovc=0):
 def test_chunk_stats():
     chunks = [_chunk(0, 0, 4, "abcd", 10), _chunk(1, 2, 8, "cdefgh", 20, 3, 2), _chunk(2, 8, 9, "i", 6)]
     st = chunk_stats(chunks, limit=15)
-    assert (st.chunks, st.min_tokens, st.max_tokens, st.mean_tokens, st.median_tokens) == (3, 6, 20, 12.0, 10.0)
+    assert (st.chunks, st.min_tokens, st.max_tokens, st.mean_tokens, st.median_tokens) == (
+        3,
+        6,
+        20,
+        12.0,
+        10.0,
+    )
     assert st.mean_chars == round((4 + 6 + 1) / 3, 1)
     assert st.mean_overlap_tokens == 1.5 and st.over_limit == 1
     assert chunk_stats([]).chunks == 0
@@ -229,8 +241,13 @@ def test_chunk_stats():
 def test_jsonl_and_csv_round_trip(cl100k):
     text = 'Line one, with "quotes".\n\nSecond, 😀 <b>bold</b>\r\nthird\n'
     r = chunk_text(text, cl100k, strategy="tokens", size=5, overlap=1)
-    records = [json.loads(line) for line in chunks_to_jsonl(r.chunks, tokenizer_id="cl100k_base", strategy="tokens").splitlines()]
-    assert [(d["start"], d["end"], d["text"], d["tokens"]) for d in records] == [(c.start, c.end, c.text, c.tokens) for c in r.chunks]
+    records = [
+        json.loads(line)
+        for line in chunks_to_jsonl(r.chunks, tokenizer_id="cl100k_base", strategy="tokens").splitlines()
+    ]
+    assert [(d["start"], d["end"], d["text"], d["tokens"]) for d in records] == [
+        (c.start, c.end, c.text, c.tokens) for c in r.chunks
+    ]
     assert all(text[d["start"] : d["end"]] == d["text"] and d["tokenizer"] == "cl100k_base" for d in records)
     rows = list(csv.DictReader(io.StringIO(chunks_to_csv(r.chunks), newline="")))
     assert [r_["text"] for r_ in rows] == [c.text for c in r.chunks]
@@ -240,7 +257,10 @@ def test_jsonl_and_csv_round_trip(cl100k):
 
 def test_first_words():
     assert first_words("  Hello   big\nworld") == "Hello big world"
-    assert first_words("one two three four five six seven eight nine ten") == "one two three four five six seven eight …"
+    assert (
+        first_words("one two three four five six seven eight nine ten")
+        == "one two three four five six seven eight …"
+    )
     assert first_words("x" * 100).endswith("…") and len(first_words("x" * 100)) == 60
 
 

@@ -87,7 +87,12 @@ def assert_guarantees(text: str, chunks, tok, size: int, overlap: int, strategy:
     # no cut inside a grapheme cluster, unless that cluster alone is above the budget
     for k, c in enumerate(chunks):
         for pos in (c.start, c.end):
-            if pos in bounds or k in over or (k + 1 in over and pos == c.end) or (k - 1 in over and pos == c.start):
+            if (
+                pos in bounds
+                or k in over
+                or (k + 1 in over and pos == c.end)
+                or (k - 1 in over and pos == c.start)
+            ):
                 continue
             cluster = cluster_at(text, pos)
             assert tok.count(cluster) > size, (pos, cluster, size)
@@ -121,7 +126,11 @@ def test_empty_and_whitespace_only_give_no_chunks(strategy, ws, tid):
         st.tuples(
             st.integers(1, 3),
             st.text(alphabet="abcdefghij ", min_size=1, max_size=12).map(str.strip).filter(bool),
-            st.lists(st.sampled_from(["alpha", "beta", "gamma", "delta", "épsilon", "中文", "😀"]), min_size=1, max_size=30),
+            st.lists(
+                st.sampled_from(["alpha", "beta", "gamma", "delta", "épsilon", "中文", "😀"]),
+                min_size=1,
+                max_size=30,
+            ),
         ),
         min_size=1,
         max_size=6,
@@ -159,7 +168,9 @@ def test_code_cuts_only_between_top_level_definitions(bodies, decorated, tid):
     pos = 0
     for k, n in enumerate(bodies):
         src = ("# helper number %d\n" % k) + ("@cache\n" if decorated[k] else "")
-        src += f"def f{k}(x):\n" + "".join(f"    x = x * {i} + {k}\n" for i in range(n)) + "    return x\n\n\n"
+        src += (
+            f"def f{k}(x):\n" + "".join(f"    x = x * {i} + {k}\n" for i in range(n)) + "    return x\n\n\n"
+        )
         starts.append(pos)
         defs.append(src)
         pos += len(src)
@@ -186,7 +197,12 @@ def test_token_windows_overlap_is_exactly_the_setting_on_plain_words(tid):
 
 @pytest.mark.parametrize("strategy", [pytest.param(s, id=s) for s in STRATEGIES if s != "tokens"])
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(text=text_strategy, tid=st.sampled_from(TOKENIZERS), size=st.integers(1, 48), overlap=st.sampled_from([0, 3]))
+@given(
+    text=text_strategy,
+    tid=st.sampled_from(TOKENIZERS),
+    size=st.integers(1, 48),
+    overlap=st.sampled_from([0, 3]),
+)
 def test_guarantees_hold_when_counts_come_from_one_pass_over_the_text(strategy, text, tid, size, overlap):
     """Long documents read piece counts from the whole text's tokens (between safe cuts); force
     that path on short texts so the properties above cover it too."""

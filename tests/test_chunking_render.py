@@ -6,7 +6,15 @@ import html
 import re
 
 from tests.conftest import builtin
-from tokenizer_core import Chunk, chunk_colour, chunk_legend_html, chunk_text, chunks_html, long_document, view_window
+from tokenizer_core import (
+    Chunk,
+    chunk_colour,
+    chunk_legend_html,
+    chunk_text,
+    chunks_html,
+    long_document,
+    view_window,
+)
 from tokenizer_core.charts.chunks import chunk_size_histogram, chunk_sizes_along
 
 
@@ -103,7 +111,9 @@ def test_histogram_spec():
     assert bars["encoding"]["y"]["aggregate"] == "count"
     rules = spec["datasets"][layers[1]["data"]["name"]]
     assert [r["at"] for r in rules] == [512, 256]
-    data = spec["datasets"][spec["data"]["name"]] if "data" in spec else spec["datasets"][bars["data"]["name"]]
+    data = (
+        spec["datasets"][spec["data"]["name"]] if "data" in spec else spec["datasets"][bars["data"]["name"]]
+    )
     assert sorted(d["tokens"] for d in data) == [60, 100, 120, 500, 512]
 
 
@@ -111,7 +121,9 @@ def test_sizes_along_the_document_spec():
     chunks = [Chunk(i, i, i + 1, "x", t, i, 0) for i, t in enumerate([10, 20, 5])]
     spec = chunk_sizes_along(chunks, size=32).to_dict()
     bars = spec["layer"][0]
-    rows = spec["datasets"][bars["data"]["name"]] if "data" in bars else spec["datasets"][spec["data"]["name"]]
+    rows = (
+        spec["datasets"][bars["data"]["name"]] if "data" in bars else spec["datasets"][spec["data"]["name"]]
+    )
     assert [(r["chunk"], r["tokens"]) for r in rows] == [(0, 10), (1, 20), (2, 5)]
     assert spec["layer"][1]["mark"]["type"] == "rule"
 

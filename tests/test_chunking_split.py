@@ -23,8 +23,26 @@ from tokenizer_core.chunking_split import (
 
 TRICKY = st.lists(
     st.sampled_from(
-        ["a", " ", "\n", "\r\n", "\r", "e\u0301", "\u0301", "👨\u200d👩\u200d👧", "🇫🇷", "🇫", "\u200d", "中", "क्षि",
-         "\U0001f3fd", "👍\U0001f3fd", "\t", "x\u20dd", "\u1100\u1161\u11a8"]  # fmt: skip
+        [
+            "a",
+            " ",
+            "\n",
+            "\r\n",
+            "\r",
+            "e\u0301",
+            "\u0301",
+            "👨\u200d👩\u200d👧",
+            "🇫🇷",
+            "🇫",
+            "\u200d",
+            "中",
+            "क्षि",
+            "\U0001f3fd",
+            "👍\U0001f3fd",
+            "\t",
+            "x\u20dd",
+            "\u1100\u1161\u11a8",
+        ]  # fmt: skip
     ),
     max_size=25,
 ).map("".join)
@@ -96,7 +114,7 @@ def test_sentence_cuts():
 
 def test_sentence_cut_needs_a_capital_or_other_non_lowercase_start():
     assert sentence_cuts("version 2. then more", 0, 20) == []
-    assert sentence_cuts("Done. 2 more. \"Quoted.\" Yes", 0, 27) == [6, 14, 24]
+    assert sentence_cuts('Done. 2 more. "Quoted." Yes', 0, 27) == [6, 14, 24]
 
 
 def test_word_cuts_and_starts():
@@ -143,11 +161,19 @@ def test_markdown_blocks_tile_the_text_with_sections():
 def test_markdown_unclosed_fence_and_leading_blank_lines():
     text = "\n\n```\ncode\n# not a heading\n"
     blocks = markdown_blocks(text)
-    assert [(b.kind, text[b.start : b.end]) for b in blocks] == [("blank", "\n\n"), ("code", "```\ncode\n# not a heading\n")]
+    assert [(b.kind, text[b.start : b.end]) for b in blocks] == [
+        ("blank", "\n\n"),
+        ("code", "```\ncode\n# not a heading\n"),
+    ]
 
 
 @settings(max_examples=150)
-@given(st.lists(st.sampled_from(["# H\n", "text\n", "\n", "```\n", "- a\n", "===\n", "---\n", "  \n", "x\r\n"]), max_size=20).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(["# H\n", "text\n", "\n", "```\n", "- a\n", "===\n", "---\n", "  \n", "x\r\n"]),
+        max_size=20,
+    ).map("".join)
+)
 def test_markdown_blocks_always_tile(text):
     blocks = markdown_blocks(text)
     assert "".join(text[b.start : b.end] for b in blocks) == text

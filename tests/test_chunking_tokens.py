@@ -25,8 +25,27 @@ from tokenizer_core.chunking_tokens import (
 
 MIXED = st.lists(
     st.sampled_from(
-        ["hello", " world", "\n", "\n\n", " ", "é", "e\u0301", "😀", "👨\u200d👩\u200d👧", "中文", "नमस्ते", "\r\n",
-         "<|endoftext|>", "123456", "A", "\t", "  \n", ".", "Ω\u0344"]  # fmt: skip
+        [
+            "hello",
+            " world",
+            "\n",
+            "\n\n",
+            " ",
+            "é",
+            "e\u0301",
+            "😀",
+            "👨\u200d👩\u200d👧",
+            "中文",
+            "नमस्ते",
+            "\r\n",
+            "<|endoftext|>",
+            "123456",
+            "A",
+            "\t",
+            "  \n",
+            ".",
+            "Ω\u0344",
+        ]  # fmt: skip
     ),
     max_size=30,
 ).map("".join)
@@ -104,7 +123,9 @@ def test_safe_cut_helpers():
 @settings(max_examples=60)
 @given(
     text=st.lists(
-        st.sampled_from(["\n", "\n\n", "\r\n", " \n", "A", "b", " ", ".", "'s", "1", "é", "\u2028", "x\u0301", "\t"]),
+        st.sampled_from(
+            ["\n", "\n\n", "\r\n", " \n", "A", "b", " ", ".", "'s", "1", "é", "\u2028", "x\u0301", "\t"]
+        ),
         max_size=25,
     ).map("".join)
 )

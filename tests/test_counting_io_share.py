@@ -120,7 +120,9 @@ def test_share_params_round_trip():
 
 
 def test_chat_request_settings_round_trip():
-    base = dict(tokenizers=["qwen"], text="hi", view="text", context_window=1, whitespace=False, allow_special=False)
+    base = dict(
+        tokenizers=["qwen"], text="hi", view="text", context_window=1, whitespace=False, allow_special=False
+    )
     assert "chat" not in share_params(**base, system="ignored while chat is off")
     params = share_params(**base, chat=True, system="Be <b>brief</b>.\n😀")
     state = read_share_params(params, known_tokenizers=["qwen"])

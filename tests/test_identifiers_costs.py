@@ -109,7 +109,9 @@ def test_kinds_add_up_and_identifier_share(inventory):
         assert sum(kinds.values()) == an.file_tokens[tok.id]
         # a token counts for identifiers iff it overlaps an identifier's characters
         spans = [(o.start, o.end) for o in ex.occurrences]
-        overlapping = sum(len(s.ids) for s in tok.segments(text) if any(a < s.end and s.start < b for a, b in spans))
+        overlapping = sum(
+            len(s.ids) for s in tok.segments(text) if any(a < s.end and s.start < b for a, b in spans)
+        )
         assert kinds["identifier"] == overlapping
         assert 0.2 < an.identifier_share(tok.id) < 0.6
 
@@ -117,7 +119,13 @@ def test_kinds_add_up_and_identifier_share(inventory):
 def test_naming_costs_match_real_counts():
     toks = [builtin(t) for t in REAL]
     costs = naming_costs("getUserById", toks)
-    assert [c.text for c in costs] == ["get_user_by_id", "getUserById", "GetUserById", "get-user-by-id", "GET_USER_BY_ID"]
+    assert [c.text for c in costs] == [
+        "get_user_by_id",
+        "getUserById",
+        "GetUserById",
+        "get-user-by-id",
+        "GET_USER_BY_ID",
+    ]
     assert [c.original for c in costs] == [False, True, False, False, False]
     for c in costs:
         for t in toks:
@@ -133,7 +141,9 @@ def test_rewrite_code_renames_multiword_names_only():
     assert new == "userId = getUser(userId)  # user_id\nprint(len(x), maxSize)\n"
     assert changed == 3
     costs = rewrite_costs(code, ex, [builtin("cl100k_base")])
-    assert costs[0].style == "as written" and costs[0].tokens["cl100k_base"] == builtin("cl100k_base").count(code)
+    assert costs[0].style == "as written" and costs[0].tokens["cl100k_base"] == builtin("cl100k_base").count(
+        code
+    )
     camel = next(c for c in costs if c.style == "camelCase")
     assert camel.tokens["cl100k_base"] == builtin("cl100k_base").count(new)
 
@@ -144,7 +154,9 @@ def test_style_summary_and_filters(inventory):
     snake = next(s for s in summaries if s.style == "snake_case")
     rows = [r for r in an.rows if r.style == "snake_case" and r.where == "code"]
     assert snake.identifiers == len(rows)
-    assert snake.mean_tokens["cl100k_base"] == pytest.approx(sum(r.costs[1].alone_tokens for r in rows) / len(rows))
+    assert snake.mean_tokens["cl100k_base"] == pytest.approx(
+        sum(r.costs[1].alone_tokens for r in rows) / len(rows)
+    )
     assert all(r.style == "camelCase" for r in filter_rows(an.rows, styles=["camelCase"]))
     assert {r.name for r in filter_rows(an.rows, query="RESERV")} == {"MAX_RESERVATION_MINUTES", "reserve_stock",
                                                                       "reserved", "include_reserved"}  # fmt: skip

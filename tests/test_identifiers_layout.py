@@ -62,7 +62,7 @@ def test_layout_variants_of_a_python_file():
     assert comment_spans(code, lexed) == [(code.index("# why"), code.index("# why") + 5)]  # shebang kept
     v = layout_variants(code, lexed)
     assert v["without comments"] == code.replace("  # why", "")
-    assert v["without docstrings"] == '#!/usr/bin/env python3\n\n\ndef f(x):\n    return x  # why\n'
+    assert v["without docstrings"] == "#!/usr/bin/env python3\n\n\ndef f(x):\n    return x  # why\n"
     assert v["without blank lines"] == code.replace("\n\n\n", "\n")
     assert v["tabs"] == code.replace("    ", "\t")
     assert v["no indentation"] == code.replace("    ", "")
@@ -79,12 +79,19 @@ def test_contributions_are_differences_of_real_counts(filename):
     variants = layout_variants(text, lexed)
     for tok in toks:
         assert report.tokens["as written"][tok.id] == tok.count(text)
-        assert report.contribution("comments", tok.id) == tok.count(text) - tok.count(variants["without comments"])
-        assert report.contribution("indentation", tok.id) == tok.count(text) - tok.count(variants["no indentation"])
-        assert report.contribution("blank lines", tok.id) == tok.count(text) - tok.count(variants["without blank lines"])
+        assert report.contribution("comments", tok.id) == tok.count(text) - tok.count(
+            variants["without comments"]
+        )
+        assert report.contribution("indentation", tok.id) == tok.count(text) - tok.count(
+            variants["no indentation"]
+        )
+        assert report.contribution("blank lines", tok.id) == tok.count(text) - tok.count(
+            variants["without blank lines"]
+        )
         assert report.contribution("comments", tok.id) > 0  # every sample has comments
         assert report.share("comments", tok.id) == pytest.approx(
-            report.contribution("comments", tok.id) / tok.count(text))
+            report.contribution("comments", tok.id) / tok.count(text)
+        )
     has_docstrings = "without docstrings" in report.tokens
     assert has_docstrings == (lang == "python")
     records = report.records()

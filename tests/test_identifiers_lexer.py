@@ -181,7 +181,16 @@ def test_rust_lifetimes_chars_raw_strings():
     kinds = {code[x.start : x.end]: x.kind for x in result.lexemes}
     assert kinds["'a"] == "other" and kinds["'z'"] == "string" and kinds["'\\''"] == "string"
     assert kinds['r##"a "# b"##'] == "string"
-    assert [o.name for o in extract_identifiers(code, "rust").occurrences] == ["f", "x", "str", "char", "c", "e", "r", "c"]
+    assert [o.name for o in extract_identifiers(code, "rust").occurrences] == [
+        "f",
+        "x",
+        "str",
+        "char",
+        "c",
+        "e",
+        "r",
+        "c",
+    ]
 
 
 def test_sql_quoted_identifiers_escapes_and_comments():
@@ -198,7 +207,9 @@ def test_go_raw_strings_and_runes():
 
 
 def test_shell_variables_assignments_and_substitutions():
-    code = 'for f in *.txt; do\n  COUNT=$(( COUNT + 1 ))\n  echo "${f%.txt} $(wc -l < "$f") ${#ARR[@]}"\ndone\n'
+    code = (
+        'for f in *.txt; do\n  COUNT=$(( COUNT + 1 ))\n  echo "${f%.txt} $(wc -l < "$f") ${#ARR[@]}"\ndone\n'
+    )
     ex = extract_identifiers(code, "shell")
     assert [o.name for o in ex.occurrences] == ["f", "COUNT", "COUNT", "echo", "f", "wc", "f", "ARR"]
 
@@ -251,7 +262,9 @@ def test_broken_python_is_reported_and_continued():
     assert "Every identifier was still read" in unclosed.notes[0]
 
 
-@pytest.mark.parametrize("filename", ["broken_template.ts", "broken_comment.go", "broken_quote.sql", "broken.sh"])
+@pytest.mark.parametrize(
+    "filename", ["broken_template.ts", "broken_comment.go", "broken_quote.sql", "broken.sh"]
+)
 def test_broken_code_in_other_languages_gives_a_note(filename):
     ex = extract_identifiers(*load_code_file(filename))
     assert ex.notes and "Unterminated" in ex.notes[0]
@@ -290,7 +303,15 @@ def test_scan_quoted_and_positions_helpers():
     assert starts == [0, 3, 6] and position(starts, 4) == (2, 2)
 
 
-CODE_CHARS = list("abcXYZ_09 \n\t'\"`/*#$-{}()[];:.,=<>\\@!r%?&|+") + ["ö", "数", "\u0308", "😀", "\r", "\x00", "\f"]
+CODE_CHARS = list("abcXYZ_09 \n\t'\"`/*#$-{}()[];:.,=<>\\@!r%?&|+") + [
+    "ö",
+    "数",
+    "\u0308",
+    "😀",
+    "\r",
+    "\x00",
+    "\f",
+]
 
 
 @settings(max_examples=60)
@@ -302,7 +323,9 @@ def test_any_text_lexes_without_error_into_ordered_spans(language, text):
     for x in result.lexemes:
         assert pos <= x.start < x.end <= len(text)
         pos = x.end
-    for o in extract_identifiers(text, language, include_strings=True, include_comments=True, lexed=result).occurrences:
+    for o in extract_identifiers(
+        text, language, include_strings=True, include_comments=True, lexed=result
+    ).occurrences:
         assert 0 <= o.start < o.end <= len(text)
         if language != "sql":
             assert text[o.start : o.end] == o.name

@@ -43,7 +43,9 @@ def _analysis(code: str, language: str, toks):
 def test_code_heatmap_escapes_everything():
     code = f'const s = "{PAYLOAD}"; // {PAYLOAD}\nlet img = "<script>alert(2)</script>";\n'
     ex, an = _analysis(code, "javascript", [builtin("cl100k_base")])
-    out = code_heatmap_html(code, ex.occurrences, an.occurrence_tokens["cl100k_base"], lexed=lex(code, "javascript"))
+    out = code_heatmap_html(
+        code, ex.occurrences, an.occurrence_tokens["cl100k_base"], lexed=lex(code, "javascript")
+    )
     assert "<img" not in out and "<script" not in out
     assert html.escape(PAYLOAD) in out
     assert out.count('class="tw-code"') == 1
@@ -65,7 +67,9 @@ def test_identifier_names_are_escaped_in_titles_and_tables():
 def test_heatmap_colours_each_use_by_its_cost_and_numbers_lines():
     code = "def calculate_total(items):\n    return qx9_zz\n"
     ex, an = _analysis(code, "python", [GreedyTokenizer()])
-    out = code_heatmap_html(code, ex.occurrences, an.occurrence_tokens["greedy-seed"], tokenizer_name="greedy")
+    out = code_heatmap_html(
+        code, ex.occurrences, an.occurrence_tokens["greedy-seed"], tokenizer_name="greedy"
+    )
     # calculate_total: 4 tokens, items: 1, qx9_zz: 6 (the seed's splits)
     assert '<span class="tw-k4" title="calculate_total: 4 tokens here (greedy)">calculate_total</span>' in out
     assert '<span class="tw-k1" title="items: 1 token here (greedy)">items</span>' in out
@@ -128,9 +132,12 @@ def test_chart_builders(charts_input):
     rows = _data(top)
     assert len(rows) == 5 * 2 and {r["identifier"] for r in rows} == {r.name for r in an.rows[:5]}
     first = an.rows[0]
-    assert next(r for r in rows if r["identifier"] == first.name and r["tokenizer"] == "o200k_base")["tokens"] == (
-        first.costs[0].alone_tokens)
-    assert len(_data(top_identifiers_chart(an.rows, an.tokenizer_ids, top_n=10_000))) == 2 * min(60, len(an.rows))
+    assert next(r for r in rows if r["identifier"] == first.name and r["tokenizer"] == "o200k_base")[
+        "tokens"
+    ] == (first.costs[0].alone_tokens)
+    assert len(_data(top_identifiers_chart(an.rows, an.tokenizer_ids, top_n=10_000))) == 2 * min(
+        60, len(an.rows)
+    )
     styles = _data(style_tokens_chart(style_summary(an), an.tokenizer_ids))
     assert {r["style"] for r in styles} == {s.style for s in style_summary(an)}
     report = layout_costs(text, ex.lex, toks)
@@ -147,7 +154,13 @@ def test_chart_builders(charts_input):
         assert sum(r["tokens"] for r in kinds if r["tokenizer"] == tid) == an.file_tokens[tid]
     rewrites = rewrite_costs(text, ex, toks)
     rw = _data(rewrite_chart(rewrites, an.tokenizer_ids))
-    assert {r["style"] for r in rw} == {"snake_case", "camelCase", "PascalCase", "kebab-case", "SCREAMING_SNAKE"}
+    assert {r["style"] for r in rw} == {
+        "snake_case",
+        "camelCase",
+        "PascalCase",
+        "kebab-case",
+        "SCREAMING_SNAKE",
+    }
 
 
 def test_charts_keep_legends_on_the_right(charts_input):

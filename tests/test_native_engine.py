@@ -31,8 +31,12 @@ def test_native_ids_equal_tiktoken_on_any_text(text):
         tok = builtin(tid)
         prepared = tok._prepare(text)
         arrays = tok._native_arrays([prepared, "x " + prepared])
-        assert [a.tolist() for a in arrays] == tok.encoding.encode_ordinary_batch([prepared, "x " + prepared]), tid
-        assert [a.tolist() for a in tok.ordinary_id_arrays([prepared])] == [tok.encoding.encode_ordinary(prepared)]
+        assert [a.tolist() for a in arrays] == tok.encoding.encode_ordinary_batch(
+            [prepared, "x " + prepared]
+        ), tid
+        assert [a.tolist() for a in tok.ordinary_id_arrays([prepared])] == [
+            tok.encoding.encode_ordinary(prepared)
+        ]
 
 
 @pytest.mark.parametrize(

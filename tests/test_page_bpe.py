@@ -106,7 +106,10 @@ def test_first_seen_explanation_names_the_words(page):
     text = _markdown(at)
     # seed 004: merge 3 is l+o, tied with o+w at 7, both first seen in the word "low"
     assert "**Merge 3:** `l` + `o` → `lo`" in text
-    assert "first appears at word 1 'low', position 0, before (o + w) at word 1 'low', position 1" in text.replace("\\", "")
+    assert (
+        "first appears at word 1 'low', position 0, before (o + w) at word 1 'low', position 1"
+        in text.replace("\\", "")
+    )
 
 
 def test_stale_model_notice_and_retrain(page):

@@ -54,7 +54,9 @@ def test_changing_size_strategy_and_tokenizer_changes_the_chunks(page):
     ok(page.selectbox(key="chunks_strategy").set_value("tokens").run())
     assert metrics(page)["Chunks"] == f"{expected_count(text, strategy='tokens', size=64):,}"
     ok(page.selectbox(key="chunks_tokenizer").set_value("o200k_base").run())
-    assert metrics(page)["Chunks"] == f"{expected_count(text, strategy='tokens', size=64, tid='o200k_base'):,}"
+    assert (
+        metrics(page)["Chunks"] == f"{expected_count(text, strategy='tokens', size=64, tid='o200k_base'):,}"
+    )
 
 
 def test_overlap_in_tokens_and_percent(page):
@@ -71,8 +73,13 @@ def test_overlap_in_tokens_and_percent(page):
 
 @pytest.mark.parametrize(
     ("size", "overlap", "message"),
-    [(0, 0, "at least 1 token"), (-64, 0, "at least 1 token"), (64, 64, "must be smaller than the chunk size"),
-     (64, -3, "cannot be negative"), (10**12, 0, "maximum")],  # fmt: skip
+    [
+        (0, 0, "at least 1 token"),
+        (-64, 0, "at least 1 token"),
+        (64, 64, "must be smaller than the chunk size"),
+        (64, -3, "cannot be negative"),
+        (10**12, 0, "maximum"),
+    ],  # fmt: skip
 )
 def test_bad_settings_show_a_message_and_keep_the_text(page, size, overlap, message):
     text = page.text_area(key="chunks_text").value

@@ -95,7 +95,13 @@ def test_share_link_is_applied_on_first_load():
 
     at = AppTest.from_file(ENTRY, default_timeout=60)
     at.query_params.update(
-        {"tok": "r50k_base,nope", "z": pack_text("shared <b>text</b>"), "view": "ids", "ctx": "4096", "ws": "1"}
+        {
+            "tok": "r50k_base,nope",
+            "z": pack_text("shared <b>text</b>"),
+            "view": "ids",
+            "ctx": "4096",
+            "ws": "1",
+        }
     )
     at.run()
     assert not at.exception
@@ -138,7 +144,9 @@ def test_chat_request_counts_every_format_of_the_chosen_tokenizers(app):
 
     text = "Where is my order #90210? It was due on Monday."
     set_text(app, text)
-    app.multiselect(key="counter_tokenizers").set_value(["o200k_base", "llama3", "qwen", "tekken", "r50k_base"]).run()
+    app.multiselect(key="counter_tokenizers").set_value(
+        ["o200k_base", "llama3", "qwen", "tekken", "r50k_base"]
+    ).run()
     assert not any(df.value.columns.isin(["overhead"]).any() for df in app.dataframe)  # off by default
     app.toggle(key="counter_chat").set_value(True).run()
     assert not app.exception
@@ -178,6 +186,9 @@ def test_chat_settings_travel_in_the_share_link():
     assert at.toggle(key="counter_chat").value is True
     assert at.text_area(key="counter_system").value == "Be brief."
     tok = builtin("o200k_base")
-    assert chat_table(at).iloc[0]["total"] == 3 + 1 + tok.count("Be brief.") + 3 + 1 + tok.count("hi <|endoftext|>") + 3
+    assert (
+        chat_table(at).iloc[0]["total"]
+        == 3 + 1 + tok.count("Be brief.") + 3 + 1 + tok.count("hi <|endoftext|>") + 3
+    )
     assert at.query_params["chat"] in ("1", ["1"])
     assert at.query_params["zs"] in (pack_text("Be brief."), [pack_text("Be brief.")])

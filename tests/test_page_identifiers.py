@@ -63,7 +63,9 @@ def test_filters_and_inspect(page):
     run(page)
     assert set(table(page)["identifier"]) == {"MAX_RESERVATION_MINUTES"}
     assert page.selectbox(key="identifiers_inspect").value == "MAX_RESERVATION_MINUTES"
-    naming = next(df.value for df in page.dataframe if "style" in df.value.columns and "name" in df.value.columns)
+    naming = next(
+        df.value for df in page.dataframe if "style" in df.value.columns and "name" in df.value.columns
+    )
     assert "maxReservationMinutes" in set(naming["name"])
     page.text_input(key="identifiers_filter").input("no such name")
     run(page)
@@ -93,7 +95,9 @@ def test_broken_code_warns_and_still_lists(page):
 
 def test_language_choice_and_detection(page):
     go, _ = load_code_file("ratelimit.go")
-    page.text_area(key="identifiers_text").input(go.replace("package ratelimit", "package ratelimit // pasted"))
+    page.text_area(key="identifiers_text").input(
+        go.replace("package ratelimit", "package ratelimit // pasted")
+    )
     run(page)
     assert any("Go" in c.value and "guessed" in c.value for c in page.caption)
     page.selectbox(key="identifiers_language").select("rust")
@@ -114,7 +118,9 @@ def test_every_tab(page):
     run(page)
     tables = [df.value for df in page.dataframe]
     tried = next(t for t in tables if "name" in t.columns and "getUserById" in set(t["name"]))
-    assert tried[tried["name"] == "getUserById"]["cl100k_base"].iloc[0] == builtin("cl100k_base").count("getUserById")
+    assert tried[tried["name"] == "getUserById"]["cl100k_base"].iloc[0] == builtin("cl100k_base").count(
+        "getUserById"
+    )
     assert any("spaces read as word breaks" in m.value for m in page.markdown)
     rewrites = next(t for t in tables if "names renamed" in t.columns)
     text, _ = load_code_sample("Python: inventory service")

@@ -11,7 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
-from tokenizer_core import Segment, escape_markdown, segments_html, token_background, token_hue, visible_whitespace
+from tokenizer_core import (
+    Segment,
+    escape_markdown,
+    segments_html,
+    token_background,
+    token_hue,
+    visible_whitespace,
+)
 
 ATTACKS = [
     "<img src=x onerror=alert(1)>",

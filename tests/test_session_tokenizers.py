@@ -124,7 +124,9 @@ def _register_three() -> None:
     from ui.state import register_session_tokenizer, session_tokenizers
 
     if not session_tokenizers():
-        register_session_tokenizer(tokenizer_from_tiktoken_bytes(R50K_BYTES, name="o200k_base", pattern_id="r50k"))
+        register_session_tokenizer(
+            tokenizer_from_tiktoken_bytes(R50K_BYTES, name="o200k_base", pattern_id="r50k")
+        )
         register_session_tokenizer(tokenizer_from_hf_json(_hf_json(), name="Llama 3"))
         register_session_tokenizer(tokenizer_from_hf_json(_hf_json(), name="again"))  # same file: replaces
     st.write(sorted(t.info.name for t in session_tokenizers().values()))

@@ -7,7 +7,16 @@ Importable from a notebook; never imports Streamlit. Pages import from here only
     [15339, 1917]
 """
 
-from .chat import CHAT_FORMATS, ChatCount, ChatFormat, ChatPart, chat_formats_for, chat_template_text, count_chat, count_chats
+from .chat import (
+    CHAT_FORMATS,
+    ChatCount,
+    ChatFormat,
+    ChatPart,
+    chat_formats_for,
+    chat_template_text,
+    count_chat,
+    count_chats,
+)
 from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
 from .encoders import (
     HFTokenizer,
@@ -160,7 +169,15 @@ from .registry import (
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
 )
-from .render import escape_markdown, legend_html, markdown_code, segments_html, token_background, token_hue, visible_whitespace
+from .render import (
+    escape_markdown,
+    legend_html,
+    markdown_code,
+    segments_html,
+    token_background,
+    token_hue,
+    visible_whitespace,
+)
 from .segments import Segment, boundary_offsets, segments_from_pieces, token_count, unshared_boundaries
 from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
 from .textio import MAX_TEXT_BYTES, TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names

@@ -116,7 +116,9 @@ class BPEOptions:
         if not isinstance(marker, str):
             raise BPEError("the end-of-word marker must be text")
         if len(marker) > MAX_MARKER_CHARS:
-            raise BPEError(f"the end-of-word marker is {len(marker)} characters; use at most {MAX_MARKER_CHARS}")
+            raise BPEError(
+                f"the end-of-word marker is {len(marker)} characters; use at most {MAX_MARKER_CHARS}"
+            )
         if marker and (marker != marker.strip() or any(c.isspace() for c in marker)):
             raise BPEError("the end-of-word marker cannot contain spaces or other whitespace")
         if marker and any(not c.isprintable() for c in marker):
@@ -128,7 +130,9 @@ class BPEOptions:
         if self.vocab_size is not None and (not isinstance(self.vocab_size, int) or self.vocab_size < 1):
             raise BPEError(f"the target vocabulary size must be a whole number >= 1, not {self.vocab_size!r}")
         if not isinstance(self.min_frequency, int) or self.min_frequency < 1:
-            raise BPEError(f"the minimum pair frequency must be a whole number >= 1, not {self.min_frequency!r}")
+            raise BPEError(
+                f"the minimum pair frequency must be a whole number >= 1, not {self.min_frequency!r}"
+            )
         if self.max_word_chars is not None and (
             not isinstance(self.max_word_chars, int) or self.max_word_chars < 1
         ):
@@ -271,7 +275,9 @@ def pieces_with_offsets(text: str, pretokenizer: str = WHITESPACE) -> list[tuple
     (a regex pre-tokenizer returns only words: its pieces already cover the text).
     """
     if pretokenizer == WHITESPACE:
-        return [(m.start(), m.group(), not m.group()[0].isspace()) for m in WHITESPACE_PIECES_RE.finditer(text)]
+        return [
+            (m.start(), m.group(), not m.group()[0].isspace()) for m in WHITESPACE_PIECES_RE.finditer(text)
+        ]
     return [(m.start(), m.group(), True) for m in _compiled(pretokenizer).finditer(text)]
 
 

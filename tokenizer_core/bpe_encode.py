@@ -135,7 +135,9 @@ class MergeEncoder:
 
     # ---------------------------------------------------------------- merging
 
-    def apply(self, ids: list[int], limit: int | None = None) -> tuple[list[int], list[tuple[int, list[int]]]]:
+    def apply(
+        self, ids: list[int], limit: int | None = None
+    ) -> tuple[list[int], list[tuple[int, list[int]]]]:
         """Apply merges in learned order; returns (ids, [(merge index, symbol positions)]).
 
         Only merges with index < `limit` apply (None: all). Positions are indices into the
@@ -282,7 +284,9 @@ def _fold_empty(segs: list[Segment]) -> list[Segment]:
     return out
 
 
-def probe_bpe(model: BPEModel, text: str, *, step: int | None = None, encoder: MergeEncoder | None = None) -> Probe:
+def probe_bpe(
+    model: BPEModel, text: str, *, step: int | None = None, encoder: MergeEncoder | None = None
+) -> Probe:
     """Encode `text` with the first `step` merges (None: all) and trace which merge fired where.
 
     ``probe_bpe(m, "lowest", step=2).fired`` -> merge 1 (l + o) at [0], merge 2 (lo + w) at [0].
@@ -304,7 +308,12 @@ class WordView:
 
 
 def bpe_words_at_step(
-    model: BPEModel, step: int, *, max_words: int = 300, order: str = "auto", encoder: MergeEncoder | None = None
+    model: BPEModel,
+    step: int,
+    *,
+    max_words: int = 300,
+    order: str = "auto",
+    encoder: MergeEncoder | None = None,
 ) -> list[WordView]:
     """Training words segmented after `step` merges.
 

@@ -51,8 +51,7 @@ def save_bpe_model(model: BPEModel) -> str:
         lines.append(f'  "start_symbols": {_dump(list(model.base))},')
     lines.append('  "merges": [')
     rows = [
-        f"    {_dump([_sym_json(s.left), _sym_json(s.right), s.count, s.corpus_tokens])}"
-        for s in model.steps
+        f"    {_dump([_sym_json(s.left), _sym_json(s.right), s.count, s.corpus_tokens])}" for s in model.steps
     ]
     lines.append(",\n".join(rows))
     lines.append("  ]")
@@ -91,17 +90,19 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
     except json.JSONDecodeError as exc:
         raise BPEError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise BPEError(f"not a BPE model saved by this page (expected \"format\": \"{FORMAT}\")")
+        raise BPEError(f'not a BPE model saved by this page (expected "format": "{FORMAT}")')
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise BPEError("the file has no valid \"version\" number")
+        raise BPEError('the file has no valid "version" number')
     if version > VERSION:
-        raise BPEError(f"the file is format version {version}; this app reads version {VERSION}: update the app")
+        raise BPEError(
+            f"the file is format version {version}; this app reads version {VERSION}: update the app"
+        )
     if version < 1:
         raise BPEError(f"unknown format version {version}")
     raw_opts = doc.get("options")
     if not isinstance(raw_opts, dict):
-        raise BPEError("the file has no \"options\" object")
+        raise BPEError('the file has no "options" object')
     known = {f.name for f in fields(BPEOptions)}
     unknown = sorted(set(raw_opts) - known)
     if unknown:
@@ -119,21 +120,23 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
     else:
         raw_base = doc.get("start_symbols")
         if not isinstance(raw_base, list):
-            raise BPEError("a character-level model needs a \"start_symbols\" list")
+            raise BPEError('a character-level model needs a "start_symbols" list')
         base = [_symbol(v, byte_level=False, where=f"start symbol {i + 1}") for i, v in enumerate(raw_base)]
         if len(set(base)) != len(base):
-            raise BPEError("\"start_symbols\" lists a symbol twice")
+            raise BPEError('"start_symbols" lists a symbol twice')
         if marker and marker not in base:
-            raise BPEError(f"the end-of-word marker {marker!r} is missing from \"start_symbols\"")
+            raise BPEError(f'the end-of-word marker {marker!r} is missing from "start_symbols"')
     merges = doc.get("merges")
     if not isinstance(merges, list):
-        raise BPEError("the file has no \"merges\" list")
+        raise BPEError('the file has no "merges" list')
     if len(merges) > MAX_MERGES:
         raise BPEError(f"the file has {len(merges):,} merges; the limit is {MAX_MERGES:,}")
     known_syms = set(base)
     ids = {s: i for i, s in enumerate(base)}
     steps: list[MergeStep] = []
-    tokens = doc.get("trained_on", {}).get("start_tokens", 0) if isinstance(doc.get("trained_on"), dict) else 0
+    tokens = (
+        doc.get("trained_on", {}).get("start_tokens", 0) if isinstance(doc.get("trained_on"), dict) else 0
+    )
     tokens = tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else 0
     for n, row in enumerate(merges, start=1):
         where = f"merge {n}"
@@ -158,8 +161,15 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
             ids[new] = len(ids)
         steps.append(
             MergeStep(
-                rank=n, left=left, right=right, new=new, token_id=ids[new], count=count,
-                vocab_size=len(ids), corpus_tokens=after, words_changed=0,
+                rank=n,
+                left=left,
+                right=right,
+                new=new,
+                token_id=ids[new],
+                count=count,
+                vocab_size=len(ids),
+                corpus_tokens=after,
+                words_changed=0,
             )  # fmt: skip
         )
     return BPEModel(

@@ -28,7 +28,9 @@ class BPEPreset:
     def corpus(self) -> str:
         """The preset's text (read from tokenizer_core/data/bpe for the larger ones)."""
         if self.file:
-            return (resources.files("tokenizer_core") / "data" / "bpe" / self.file).read_text(encoding="utf-8")
+            return (resources.files("tokenizer_core") / "data" / "bpe" / self.file).read_text(
+                encoding="utf-8"
+            )
         return self.text
 
 
@@ -79,8 +81,7 @@ BPE_PRESETS: dict[str, BPEPreset] = {
         BPEPreset(
             "Seed 004: low / lower / newest / widest (first seen, no marker)",
             BPEOptions(symbols="chars", merges=5, tie_break="first"),
-            "Seed 004 prints e+s, es+t, l+o, lo+w, n+e and ends with low | low e r | ne w est | "
-            "w i d est.",
+            "Seed 004 prints e+s, es+t, l+o, lo+w, n+e and ends with low | low e r | ne w est | w i d est.",
             text=counts_as_text({"low": 5, "lower": 2, "newest": 6, "widest": 3}),
             probe="lowest widest newer",
         ),

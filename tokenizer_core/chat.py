@@ -85,7 +85,12 @@ def _llama_message(role: str, content: str) -> list[ChatPart]:
     ]  # fmt: skip
 
 
-_LLAMA_REPLY = [_special("<|start_header_id|>"), _fmt("assistant"), _special("<|end_header_id|>"), _fmt("\n\n")]
+_LLAMA_REPLY = [
+    _special("<|start_header_id|>"),
+    _fmt("assistant"),
+    _special("<|end_header_id|>"),
+    _fmt("\n\n"),
+]
 
 
 def _llama3(user: str, system: str) -> list[ChatPart]:
@@ -124,7 +129,11 @@ def _qwen3(user: str, system: str) -> list[ChatPart]:
 
 def _qwen25(user: str, system: str) -> list[ChatPart]:
     """ChatML as Qwen 2.5 renders it: a default system message when you give none."""
-    out = _chatml_message("system", system) if system else _chatml_message("system", QWEN25_DEFAULT_SYSTEM, "format")
+    out = (
+        _chatml_message("system", system)
+        if system
+        else _chatml_message("system", QWEN25_DEFAULT_SYSTEM, "format")
+    )
     return out + _chatml_message("user", user) + _CHATML_REPLY
 
 
@@ -184,7 +193,9 @@ def count_parts(tokenizer: Tokenizer, parts: Sequence[ChatPart]) -> int:
     return total + (tokenizer.count("".join(run)) if run else 0)
 
 
-def _count_format(tokenizer: Tokenizer, fmt: ChatFormat, user: str, system: str, counts: tuple[int, int]) -> ChatCount:
+def _count_format(
+    tokenizer: Tokenizer, fmt: ChatFormat, user: str, system: str, counts: tuple[int, int]
+) -> ChatCount:
     """One format's count, given the messages' own token counts (user, system)."""
     user_n, system_n = counts
     if not fmt.rendered:
@@ -205,7 +216,9 @@ def count_chats(tokenizer: Tokenizer, user: str, system: str = "") -> list[ChatC
     return [_count_format(tokenizer, f, user, system, counts) for f in formats]
 
 
-def count_chat(tokenizer: Tokenizer, user: str, system: str = "", *, format_id: str | None = None) -> ChatCount | None:
+def count_chat(
+    tokenizer: Tokenizer, user: str, system: str = "", *, format_id: str | None = None
+) -> ChatCount | None:
     """Tokens of a request with `system` (optional) and one `user` message, or None if the
     tokenizer has no known chat format. The first format for the tokenizer unless `format_id`."""
     formats = chat_formats_for(tokenizer.id)

@@ -59,7 +59,9 @@ class ViewWindow:
         return self.first > 0 or self.last < self.total_chunks
 
 
-def view_window(chunks: Sequence[Chunk], *, first: int = 0, max_chunks: int = 80, max_chars: int = 60_000) -> ViewWindow:
+def view_window(
+    chunks: Sequence[Chunk], *, first: int = 0, max_chunks: int = 80, max_chars: int = 60_000
+) -> ViewWindow:
     """Chunks from `first` on, at most `max_chunks` of them and about `max_chars` characters.
 
     ``view_window(chunks, first=0, max_chunks=2)`` -> chunks 0-1. At least one chunk is shown.
@@ -68,7 +70,11 @@ def view_window(chunks: Sequence[Chunk], *, first: int = 0, max_chunks: int = 80
         return ViewWindow(0, 0, 0, 0, 0)
     first = max(0, min(first, len(chunks) - 1))
     last = first + 1
-    while last < len(chunks) and last - first < max_chunks and chunks[last].end - chunks[first].start <= max_chars:
+    while (
+        last < len(chunks)
+        and last - first < max_chunks
+        and chunks[last].end - chunks[first].start <= max_chars
+    ):
         last += 1
     return ViewWindow(first, last, chunks[first].start, chunks[last - 1].end, len(chunks))
 
@@ -76,7 +82,9 @@ def view_window(chunks: Sequence[Chunk], *, first: int = 0, max_chunks: int = 80
 def _tooltip(c: Chunk) -> str:
     parts = [f"chunk {c.index}", f"{c.tokens:,} tokens", f"chars {c.start:,}–{c.end:,}"]
     if c.overlap_chars:
-        parts.append(f"overlap with chunk {c.index - 1}: {c.overlap_tokens:,} tokens, {c.overlap_chars:,} chars")
+        parts.append(
+            f"overlap with chunk {c.index - 1}: {c.overlap_tokens:,} tokens, {c.overlap_chars:,} chars"
+        )
     if c.section:
         parts.append(c.section)
     if c.note:
@@ -146,9 +154,16 @@ def chunk_legend_html(*, overlap: bool, limit: int | None = None) -> str:
         (f'<span style="{_BADGE}">3</span>', "chunk index"),
     ]  # fmt: skip
     if overlap:
-        items.append((f'<span style="{_stripes(0, 1)}padding:0 0.3rem">shared</span>', "text in two chunks (overlap)"))
+        items.append(
+            (f'<span style="{_stripes(0, 1)}padding:0 0.3rem">shared</span>', "text in two chunks (overlap)")
+        )
     if limit:
-        items.append((f'<span style="{_OVER}padding:0 0.3rem">chunk</span>', f"above the model limit of {limit:,} tokens"))
+        items.append(
+            (
+                f'<span style="{_OVER}padding:0 0.3rem">chunk</span>',
+                f"above the model limit of {limit:,} tokens",
+            )
+        )
     items.append(("hover", "index, tokens, offsets"))
     cells = "".join(f'<span style="margin-right:1.1rem">{k} {html.escape(v)}</span>' for k, v in items)
     return f'<div style="font-size:0.8rem;color:#57606a;line-height:2">{cells}</div>'

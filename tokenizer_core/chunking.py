@@ -331,7 +331,9 @@ def _atomize(
     return [_Atom(s, e, n, lvl, ok) for (s, e, n, lvl), ok in zip(found, safe)]
 
 
-def _glue_headings(text: str, tok: Tokenizer, atoms: list[_Atom], blocks: Sequence[Block], size: int, log: _Log) -> list[_Atom]:
+def _glue_headings(
+    text: str, tok: Tokenizer, atoms: list[_Atom], blocks: Sequence[Block], size: int, log: _Log
+) -> list[_Atom]:
     """Join each heading with what follows it when both fit in one chunk (last heading first)."""
     heading_spans = {(b.start, b.end) for b in blocks if b.kind == "heading"}
     glued = 0
@@ -380,7 +382,9 @@ def _grapheme_starts(text: str, a: int, hi: int) -> list[int]:
     return out + grapheme_boundaries(text, a, hi)
 
 
-def _smallest_fitting(text: str, tok: Tokenizer, cands: list[int], hi: int, budget: int) -> tuple[int, int] | None:
+def _smallest_fitting(
+    text: str, tok: Tokenizer, cands: list[int], hi: int, budget: int
+) -> tuple[int, int] | None:
     lo_i, hi_i = 0, len(cands) - 1
     best = None
     while lo_i <= hi_i:
@@ -415,7 +419,14 @@ class _Packer:
     """
 
     def __init__(self, text: str, tok: Tokenizer, atoms: Sequence[_Atom], size: int, overlap: int, log: _Log):
-        self.text, self.tok, self.atoms, self.size, self.overlap, self.log = text, tok, atoms, size, overlap, log
+        self.text, self.tok, self.atoms, self.size, self.overlap, self.log = (
+            text,
+            tok,
+            atoms,
+            size,
+            overlap,
+            log,
+        )
         self.safe = cut_rule(tok) is not None
         self.verified = self.shortened = 0
 
@@ -461,7 +472,9 @@ class _Packer:
 
     def run(self) -> list[tuple[int, int, int, int]]:
         out = self._batched() if self.overlap == 0 else self._sequential(0, 0, [])
-        self.log.add("pack", "chunks", len(out), f"{self.verified:,} chunk texts counted, {self.shortened:,} shortened")
+        self.log.add(
+            "pack", "chunks", len(out), f"{self.verified:,} chunk texts counted, {self.shortened:,} shortened"
+        )
         return out
 
     def _runs(self, a: int, b: int) -> list[tuple[int, int]]:
@@ -536,7 +549,9 @@ class _Packer:
                 break
         return out
 
-    def _sequential(self, i: int, prev_end: int, out: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    def _sequential(
+        self, i: int, prev_end: int, out: list[tuple[int, int, int, int]]
+    ) -> list[tuple[int, int, int, int]]:
         atoms, text, n, size = self.atoms, self.text, len(self.atoms), self.size
         cs, ov = atoms[i].start if i < n else 0, 0
         ov_lo = cs  # where the current overlap could start at the earliest
@@ -564,7 +579,9 @@ class _Packer:
                 if real > size and with_overlap:  # the overlap plus one piece is too much
                     cs, ov = smaller_overlap(min(ov - 1, ov - (real - size)))
                     continue
-                while not moved_back and j < n and real + atoms[j].tokens <= size + 2:  # joins can save tokens
+                while (
+                    not moved_back and j < n and real + atoms[j].tokens <= size + 2
+                ):  # joins can save tokens
                     more = self._real(cs, ov, i, j + 1)
                     if more > size:
                         break
@@ -600,10 +617,17 @@ def _prose_levels(strategy: str) -> list[tuple[str, Splitter]]:
             ("lines", line_cuts),
             ("words", word_cuts),
         ]
-    return [("paragraphs", paragraph_cuts), ("lines", line_cuts), ("sentences", sentence_cuts), ("words", word_cuts)]
+    return [
+        ("paragraphs", paragraph_cuts),
+        ("lines", line_cuts),
+        ("sentences", sentence_cuts),
+        ("words", word_cuts),
+    ]
 
 
-def _section_finder(text: str, strategy: str, blocks: Sequence[Block], definitions: Sequence[tuple[int, int, str]]):
+def _section_finder(
+    text: str, strategy: str, blocks: Sequence[Block], definitions: Sequence[tuple[int, int, str]]
+):
     """A function (start, end) -> section label for Markdown and code chunks."""
     if strategy == "markdown" and blocks:
         starts = [b.start for b in blocks]
@@ -614,6 +638,7 @@ def _section_finder(text: str, strategy: str, blocks: Sequence[Block], definitio
 
         return md
     if strategy == "code" and definitions:
+
         def code(s: int, e: int) -> str:
             inside = [name for a, _, name in definitions if s <= a < e]
             if inside:
@@ -653,13 +678,20 @@ def chunk_text(
         log.add("encode", "tokens", units.tokens, "token byte lengths" if units.fast else "segments")
         windows = token_windows(text, tokenizer, size=size, overlap=overlap, units=units, stats=wstats)
         log.counted_texts, log.counted_chars = wstats.counted_texts, wstats.counted_chars
-        log.add("windows", "chunks", len(windows), f"{wstats.repaired:,} shortened after counting their own text")
+        log.add(
+            "windows", "chunks", len(windows), f"{wstats.repaired:,} shortened after counting their own text"
+        )
         spans = [(w.start, w.end, w.tokens, w.overlap_tokens) for w in windows]
         notes = {k: w.note for k, w in enumerate(windows) if w.note}
     else:
         if strategy == "markdown":
             blocks = markdown_blocks(text)
-            log.add("parse", "markdown blocks", len(blocks), f"{sum(b.kind == 'heading' for b in blocks):,} headings")
+            log.add(
+                "parse",
+                "markdown blocks",
+                len(blocks),
+                f"{sum(b.kind == 'heading' for b in blocks):,} headings",
+            )
             levels = [("blocks", fixed_cuts([b.start for b in blocks[1:]]))] + _prose_levels("recursive")[1:]
         elif strategy == "code":
             layout = code_layout(text)
@@ -683,7 +715,9 @@ def chunk_text(
     chunks: list[Chunk] = []
     for k, (s, e, n, ov) in enumerate(spans):
         ov_chars = max(0, chunks[-1].end - s) if chunks else 0
-        chunks.append(Chunk(k, s, e, text[s:e], n, ov if ov_chars else 0, ov_chars, section(s, e), notes.get(k, "")))
+        chunks.append(
+            Chunk(k, s, e, text[s:e], n, ov if ov_chars else 0, ov_chars, section(s, e), notes.get(k, ""))
+        )
     log.add("count", "texts counted", log.counted_texts, f"{log.counted_chars:,} characters")
     return ChunkResult(
         tuple(chunks), strategy, tokenizer.id, size, overlap, len(text), tuple(log.steps),
@@ -691,7 +725,9 @@ def chunk_text(
     )  # fmt: skip
 
 
-def _atom_notes(text: str, tok: Tokenizer, spans: Sequence[tuple[int, int, int, int]], size: int) -> dict[int, str]:
+def _atom_notes(
+    text: str, tok: Tokenizer, spans: Sequence[tuple[int, int, int, int]], size: int
+) -> dict[int, str]:
     """Notes for chunks cut inside a grapheme cluster or over budget (structural strategies)."""
     notes: dict[int, str] = {}
     for k, (s, e, n, _) in enumerate(spans):
@@ -712,7 +748,9 @@ def _warnings(chunks: Sequence[Chunk], size: int, overlap: int) -> list[str]:
     cut = sum("grapheme" in c.note for c in chunks)
     over = [c for c in chunks if c.tokens > size]
     if cut:
-        out.append(f"{cut:,} chunk(s) cut inside a grapheme cluster (a single cluster above {size:,} tokens).")
+        out.append(
+            f"{cut:,} chunk(s) cut inside a grapheme cluster (a single cluster above {size:,} tokens)."
+        )
     if over:
         out.append(
             f"{len(over):,} chunk(s) exceed {size:,} tokens: a single character needs more tokens "
@@ -844,7 +882,9 @@ CHUNK_SAMPLES: dict[str, ChunkSample] = {
     s.id: s
     for s in (
         ChunkSample("markdown", "Markdown guide with headings", "retrieval_guide.md", "markdown"),
-        ChunkSample("prose", "Essay (prose, a little Hindi, Japanese, emoji)", "river_essay.txt", "recursive"),
+        ChunkSample(
+            "prose", "Essay (prose, a little Hindi, Japanese, emoji)", "river_essay.txt", "recursive"
+        ),
         ChunkSample("python", "Python module", "inventory.py", "code"),
     )
 }
@@ -876,7 +916,17 @@ def long_document(chars: int = 1_000_000) -> str:
 
 # ------------------------------------------------------------------------------------ export
 
-_EXPORT_FIELDS = ("index", "start", "end", "tokens", "overlap_tokens", "overlap_chars", "section", "note", "text")
+_EXPORT_FIELDS = (
+    "index",
+    "start",
+    "end",
+    "tokens",
+    "overlap_tokens",
+    "overlap_chars",
+    "section",
+    "note",
+    "text",
+)
 
 
 def chunks_to_jsonl(chunks: Sequence[Chunk], *, tokenizer_id: str = "", strategy: str = "") -> str:
@@ -895,9 +945,33 @@ def chunks_to_jsonl(chunks: Sequence[Chunk], *, tokenizer_id: str = "", strategy
 def chunks_to_csv(chunks: Sequence[Chunk]) -> str:
     """CSV with a header: index, start, end, chars, tokens, overlaps, section, note, text."""
     buf = io.StringIO()
-    fields = ["index", "start", "end", "chars", "tokens", "overlap_tokens", "overlap_chars", "section", "note", "text"]
+    fields = [
+        "index",
+        "start",
+        "end",
+        "chars",
+        "tokens",
+        "overlap_tokens",
+        "overlap_chars",
+        "section",
+        "note",
+        "text",
+    ]
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(fields)
     for c in chunks:
-        writer.writerow([c.index, c.start, c.end, c.chars, c.tokens, c.overlap_tokens, c.overlap_chars, c.section, c.note, c.text])
+        writer.writerow(
+            [
+                c.index,
+                c.start,
+                c.end,
+                c.chars,
+                c.tokens,
+                c.overlap_tokens,
+                c.overlap_chars,
+                c.section,
+                c.note,
+                c.text,
+            ]
+        )
     return buf.getvalue()

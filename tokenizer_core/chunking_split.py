@@ -336,7 +336,11 @@ def python_layout(text: str) -> CodeLayout | None:
     definitions: list[tuple[int, int, str]] = []
     body = tree.body
     for k, node in enumerate(body):
-        line = _with_leading_comments(text, starts, first_line(node)) if isinstance(node, defs) else first_line(node)
+        line = (
+            _with_leading_comments(text, starts, first_line(node))
+            if isinstance(node, defs)
+            else first_line(node)
+        )
         pos = offset(line)
         if pos is None or pos == 0:
             pass

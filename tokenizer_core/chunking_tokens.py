@@ -41,7 +41,9 @@ def _pool() -> ThreadPoolExecutor:
 # after ANY newline, before an ASCII letter, is safe (a blank line between paragraphs
 # included). GPT-2's r50k/p50k pattern splits "\n\nA" as "\n", "\n", "A" but "\n\n" alone as
 # one piece, so it only gets the package-wide rule (the newline must follow a non-space).
-_NEWLINE_RUN_PATTERNS = frozenset({patterns.CL100K, patterns.O200K, patterns.LLAMA3, patterns.QWEN, patterns.TEKKEN})
+_NEWLINE_RUN_PATTERNS = frozenset(
+    {patterns.CL100K, patterns.O200K, patterns.LLAMA3, patterns.QWEN, patterns.TEKKEN}
+)
 
 
 def cut_rule(tokenizer: Tokenizer) -> str | None:
@@ -70,7 +72,9 @@ def is_safe_cut(text: str, pos: int, rule: str | None = "lone-newline") -> bool:
     return SAFE_CUT.match(text, pos) is not None
 
 
-def safe_cuts(text: str, start: int = 0, end: int | None = None, rule: str | None = "lone-newline") -> list[int]:
+def safe_cuts(
+    text: str, start: int = 0, end: int | None = None, rule: str | None = "lone-newline"
+) -> list[int]:
     """All safe cuts strictly inside ``(start, end)``: ``("a\nb\n\nc", 0) -> [2]``."""
     end = len(text) if end is None else end
     return [
@@ -182,7 +186,9 @@ def _piece_units(enc, lengths: np.ndarray, piece: str) -> tuple[np.ndarray, np.n
     return _units_from_ids(ids, lengths, piece)
 
 
-def _units_from_ids(ids: np.ndarray, lengths: np.ndarray, piece: str) -> tuple[np.ndarray, np.ndarray, int] | None:
+def _units_from_ids(
+    ids: np.ndarray, lengths: np.ndarray, piece: str
+) -> tuple[np.ndarray, np.ndarray, int] | None:
     """Token units of one piece from its ids (see _piece_units)."""
     n = len(ids)
     if n == 0:
@@ -256,7 +262,9 @@ class SafeCutSet:
         return self.positions[k] == offsets
 
 
-def counts_between(units: TokenUnits, cuts: SafeCutSet, starts: Sequence[int], ends: Sequence[int]) -> np.ndarray:
+def counts_between(
+    units: TokenUnits, cuts: SafeCutSet, starts: Sequence[int], ends: Sequence[int]
+) -> np.ndarray:
     """Token counts of ``text[s:e]`` read from the whole text's units, where both ends are safe
     cuts (counts add up there); -1 where the span has to be counted on its own."""
     starts = np.asarray(starts, dtype=np.int64)
@@ -309,7 +317,9 @@ def fit_prefix(text: str, tokenizer: Tokenizer, start: int, end: int, budget: in
     return best[0], best[1], note
 
 
-def _search_prefix(text: str, tok: Tokenizer, start: int, cands: list[int], budget: int) -> tuple[int, int] | None:
+def _search_prefix(
+    text: str, tok: Tokenizer, start: int, cands: list[int], budget: int
+) -> tuple[int, int] | None:
     """Furthest candidate whose prefix fits the budget, with its count (None if none fits).
 
     Binary search (counts grow with the prefix almost always), then a short scan ahead: a
@@ -455,7 +465,9 @@ def token_windows(
         if e_idx > s_idx:
             return e_idx, ""
         # no whole cluster fits: cut at a character boundary
-        return (j if j > s_idx else s_idx + 1), "cuts a grapheme cluster: one cluster alone is above the token budget"
+        return (
+            j if j > s_idx else s_idx + 1
+        ), "cuts a grapheme cluster: one cluster alone is above the token budget"
 
     def next_start(s_idx: int, e_idx: int, before: int) -> int:
         """Start index of the window after [s_idx, e_idx); `before` ends the window before that."""
@@ -514,7 +526,9 @@ def token_windows(
             p, n, fix_note = fit_prefix(text, tokenizer, cs, int(ends[e_idx]), size)
             result.append(Window(cs, p, n, note=fix_note or note))
             if p < end:  # continue exactly at p with units of the rest
-                result.extend(token_windows(text, tokenizer, size=size, overlap=overlap, start=p, end=end, stats=stats))
+                result.extend(
+                    token_windows(text, tokenizer, size=size, overlap=overlap, start=p, end=end, stats=stats)
+                )
             break
         e_idx, n = fixed
         result.append(Window(int(ends[s_idx]), int(ends[e_idx]), n, note=note))

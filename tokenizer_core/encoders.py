@@ -395,9 +395,7 @@ class HFTokenizer(Tokenizer):
     def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
         with self._lock:
             self.tokenizer.encode_special_tokens = not allow_special
-            encs = self.tokenizer.encode_batch(
-                [clean_text(t) for t in texts], add_special_tokens=False
-            )
+            encs = self.tokenizer.encode_batch([clean_text(t) for t in texts], add_special_tokens=False)
         return [len(e.ids) for e in encs]
 
     def decode(self, ids: Sequence[int]) -> str:

@@ -111,9 +111,13 @@ def normalize_vocab(pieces: Iterable[str]) -> tuple[str, ...]:
             )
         seen.setdefault(piece.lower(), None)
     if not seen:
-        raise GreedyVocabError("the vocabulary is empty; add at least one piece (e.g. the seed's: get, user, _)")
+        raise GreedyVocabError(
+            "the vocabulary is empty; add at least one piece (e.g. the seed's: get, user, _)"
+        )
     if len(seen) > MAX_VOCAB_PIECES:
-        raise GreedyVocabError(f"{len(seen):,} pieces is too many for teaching mode; the limit is {MAX_VOCAB_PIECES:,}")
+        raise GreedyVocabError(
+            f"{len(seen):,} pieces is too many for teaching mode; the limit is {MAX_VOCAB_PIECES:,}"
+        )
     return tuple(seen)
 
 

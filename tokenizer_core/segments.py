@@ -190,4 +190,3 @@ def unshared_boundaries(*segment_lists: Sequence[Segment]) -> list[frozenset[int
 def token_count(segments: Iterable[Segment]) -> int:
     """Number of tokens across segments (a segment may hold several)."""
     return sum(len(s.ids) for s in segments)
-

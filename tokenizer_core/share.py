@@ -84,7 +84,9 @@ def share_params(
     return params
 
 
-def read_share_params(params: Mapping[str, str | list[str]], *, known_tokenizers: Sequence[str]) -> ShareState:
+def read_share_params(
+    params: Mapping[str, str | list[str]], *, known_tokenizers: Sequence[str]
+) -> ShareState:
     """Parse query parameters back into settings; problems become `warnings`."""
 
     def one(key: str) -> str | None:

@@ -50,16 +50,12 @@ def parse_tiktoken(data: bytes) -> Ranks:
             continue
         parts = line.split()
         if len(parts) != 2:
-            raise VocabularyError(
-                f"line {lineno}: expected 'base64-token rank', got {line[:60]!r}"
-            )
+            raise VocabularyError(f"line {lineno}: expected 'base64-token rank', got {line[:60]!r}")
         try:
             token = base64.b64decode(parts[0], validate=True)
             rank = int(parts[1])
         except (binascii.Error, ValueError):
-            raise VocabularyError(
-                f"line {lineno}: {line[:60]!r} is not 'base64-token rank'"
-            ) from None
+            raise VocabularyError(f"line {lineno}: {line[:60]!r} is not 'base64-token rank'") from None
         if token in ranks:
             raise VocabularyError(f"line {lineno}: token {token!r} appears twice")
         ranks[token] = rank

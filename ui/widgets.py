@@ -54,7 +54,10 @@ def tokenizer_select(
 def show_unavailable(errors: Sequence[TokenizerUnavailable]) -> None:
     """One clear error box per tokenizer that could not load."""
     for exc in errors:
-        st.error(f"**{exc.tokenizer_id}** cannot be used: {exc.problem}.  \nFix: `{exc.fix}`", icon=":material/error:")
+        st.error(
+            f"**{exc.tokenizer_id}** cannot be used: {exc.problem}.  \nFix: `{exc.fix}`",
+            icon=":material/error:",
+        )
 
 
 def text_source(
@@ -116,7 +119,10 @@ def text_source(
         s1.selectbox("Sample", list(samples), key=f"{key}_sample")
         s2.button("Load sample", key=f"{key}_load_sample", on_click=on_sample, width="stretch")
     if err_key in st.session_state:
-        st.error(escape_markdown(st.session_state[err_key]) + " Your text below is unchanged.", icon=":material/block:")
+        st.error(
+            escape_markdown(st.session_state[err_key]) + " Your text below is unchanged.",
+            icon=":material/block:",
+        )
     text = st.text_area(
         label, key=text_key, height=height, placeholder=placeholder, persist_state="session",
     ) or ""  # fmt: skip

@@ -28,7 +28,6 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 
 
-
 def _chromium_or_skip() -> str:
     path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     if path:

@@ -46,7 +46,12 @@ def test_train_a_preset_and_read_the_merge_table(app_page):
     expect(app_page.main.get_by_text("Merges so far (4 of 4)")).to_be_visible()
     rows = _grid_rows(app_page, 4)
     # seed 000 prints Merge 1: e + t -> et (count 19) ... Merge 4: e + r -> er (count 4)
-    assert [r[:4] for r in rows] == [["1", "e", "t", "et"], ["2", "s", "et", "set"], ["3", "g", "et", "get"], ["4", "e", "r", "er"]]
+    assert [r[:4] for r in rows] == [
+        ["1", "e", "t", "et"],
+        ["2", "s", "et", "set"],
+        ["3", "g", "et", "get"],
+        ["4", "e", "r", "er"],
+    ]
     assert [r[4] for r in rows] == ["19", "11", "8", "4"]
     assert not app_page.exceptions()
 
@@ -78,7 +83,9 @@ def test_upload_a_saved_model_and_a_bad_file(app_page, tmp_path):
     bad.write_text('{"format": "tokenizer-workbench/bpe", "version": 7}', encoding="utf-8")
     uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").last
     app_page.run(lambda: uploader.set_input_files(str(bad)))
-    expect(app_page.main.get_by_text(re.compile("format version 7; this app reads version 1"))).to_be_visible()
+    expect(
+        app_page.main.get_by_text(re.compile("format version 7; this app reads version 1"))
+    ).to_be_visible()
 
     model = train_bpe({"low": 5, "lower": 2, "newest": 6, "widest": 3},
                       BPEOptions(symbols="chars", merges=5, tie_break="first"))  # fmt: skip

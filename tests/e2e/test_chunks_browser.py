@@ -46,7 +46,9 @@ def test_hover_text_names_the_chunk_tokens_and_offsets(app_page):
     first = chunk_text(text, builtin("cl100k_base"), strategy="markdown", size=128).chunks[0]
     span = app_page.page.locator(".tw-chunks span[title^='chunk 0 |']").nth(1)
     expect(span).to_be_visible()
-    assert span.get_attribute("title").startswith(f"chunk 0 | {first.tokens:,} tokens | chars 0–{first.end:,}")
+    assert span.get_attribute("title").startswith(
+        f"chunk 0 | {first.tokens:,} tokens | chars 0–{first.end:,}"
+    )
 
 
 def test_html_in_the_document_is_shown_as_text_and_never_runs(app_page):

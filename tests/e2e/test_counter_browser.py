@@ -32,14 +32,17 @@ def test_typing_updates_the_counts(app_page):
         expected = builtin(tid).count(text)
         assert _metric(app_page, tid) == f"{expected:,}"
     _type_text(app_page, text + " and then some more words to count")
-    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(text + ' and then some more words to count'):,}"
+    assert (
+        _metric(app_page, "o200k_base")
+        == f"{builtin('o200k_base').count(text + ' and then some more words to count'):,}"
+    )
     assert not app_page.exceptions()
 
 
 @pytest.mark.parametrize(
     "payload",
     [
-        '<img src=x onerror=alert(1)>',
+        "<img src=x onerror=alert(1)>",
         "<script>alert('xss')</script>",
         '"><svg onload=alert(2)>',
     ],
@@ -123,7 +126,9 @@ def test_own_tokenizer_upload_appears_in_the_lists(app_page):
     label = "<b>my</b> gpt2"
     text = app_page.main.get_by_test_id("stTextArea").locator("textarea").first.input_value()
     # the default pattern is o200k's: the same file and pattern built directly give the count
-    expected = tokenizer_from_tiktoken_bytes(vocab_file.read_bytes(), name="x", pattern_id="o200k").count(text)
+    expected = tokenizer_from_tiktoken_bytes(vocab_file.read_bytes(), name="x", pattern_id="o200k").count(
+        text
+    )
     assert _metric(app_page, label) == f"{expected:,}"
     assert app_page.page.locator("b", has_text="my").count() == 0  # the name is never markup
     assert not app_page.exceptions()

@@ -8,7 +8,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core.identifiers import analyse_identifiers, extract_identifiers, load_code_file, load_code_sample
+from tokenizer_core.identifiers import (
+    analyse_identifiers,
+    extract_identifiers,
+    load_code_file,
+    load_code_sample,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -64,7 +69,7 @@ PAYLOAD = "<img src=x onerror=alert(1)>"
 
 def test_html_in_code_is_shown_as_text_and_never_runs(app_page):
     open_identifiers(app_page)
-    code = f'SELECT "{PAYLOAD}", note -- {PAYLOAD}\nFROM t WHERE s = \'<script>alert(2)</script>\';\n'
+    code = f"SELECT \"{PAYLOAD}\", note -- {PAYLOAD}\nFROM t WHERE s = '<script>alert(2)</script>';\n"
     area = app_page.main.get_by_test_id("stTextArea").locator("textarea").first
     area.fill(code)
     app_page.run(lambda: area.press("Control+Enter"))
@@ -78,7 +83,9 @@ def test_html_in_code_is_shown_as_text_and_never_runs(app_page):
     view = app_page.page.locator(".tw-code").first
     expect(view).to_contain_text(PAYLOAD)
     expect(view).to_contain_text("<script>alert(2)</script>")
-    assert app_page.page.locator(".tw-code img, .tw-code script, .tw-splits img, .tw-splits script").count() == 0
+    assert (
+        app_page.page.locator(".tw-code img, .tw-code script, .tw-splits img, .tw-splits script").count() == 0
+    )
     app_page.page.wait_for_timeout(300)
     assert app_page.dialogs == []
     assert not app_page.exceptions()
@@ -91,7 +98,9 @@ def test_upload_detects_the_language_and_rejects_binary(app_page, tmp_path):
     good.write_text(text, encoding="utf-8")
     uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
     app_page.run(lambda: uploader.set_input_files(str(good)))
-    expect(app_page.main.get_by_text(re.compile(r"Language: Rust \(from the file name lexer\.rs\)"))).to_be_visible()
+    expect(
+        app_page.main.get_by_text(re.compile(r"Language: Rust \(from the file name lexer\.rs\)"))
+    ).to_be_visible()
     area = app_page.main.get_by_test_id("stTextArea").locator("textarea").first
     expect(area).to_have_value(text)
 

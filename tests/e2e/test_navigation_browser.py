@@ -30,8 +30,15 @@ def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
             context.close()
 
 
-@pytest.mark.parametrize("path, heading", [("", "Token counter"), ("languages", "Language costs"),
-                                           ("identifiers", "Code identifiers"), ("chunks", "Chunk previewer")])
+@pytest.mark.parametrize(
+    "path, heading",
+    [
+        ("", "Token counter"),
+        ("languages", "Language costs"),
+        ("identifiers", "Code identifiers"),
+        ("chunks", "Chunk previewer"),
+    ],
+)
 def test_each_page_opens_by_url_without_errors(app_page, path, heading):
     app_page.goto(path)
     expect(app_page.main.get_by_role("heading", name=heading).first).to_be_visible()

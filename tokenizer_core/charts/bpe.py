@@ -67,7 +67,10 @@ def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = F
         {
             "merges": [model.steps[i].rank for i in idx],
             "count": [model.steps[i].count for i in idx],
-            "pair": [f"{bpe_symbol_label(model.steps[i].left)} + {bpe_symbol_label(model.steps[i].right)}" for i in idx],
+            "pair": [
+                f"{bpe_symbol_label(model.steps[i].left)} + {bpe_symbol_label(model.steps[i].right)}"
+                for i in idx
+            ],
         }
     )
     few = len(df) < 60
@@ -75,7 +78,11 @@ def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = F
     base = alt.Chart(df).encode(
         x=alt.X("merges:Q", title="merge rank", axis=alt.Axis(tickMinStep=1, format="~s")),
         y=y,
-        tooltip=[alt.Tooltip("merges:Q", title="rank", format=","), "pair:N", alt.Tooltip("count:Q", format=",")],
+        tooltip=[
+            alt.Tooltip("merges:Q", title="rank", format=","),
+            "pair:N",
+            alt.Tooltip("count:Q", format=","),
+        ],
     )
     marks = base.mark_bar(color="#1a7f37") if few else base.mark_line(color="#1a7f37")
     rule = _step_rule(step)

@@ -74,19 +74,22 @@ def chunk_sizes_along(chunks: Sequence[Chunk], *, size: int) -> alt.LayerChart:
         if len(df) <= 300
         else alt.Chart(df).mark_area(color="#72b7b2", interpolate="step-after", opacity=0.85)
     )
-    bars = (
-        mark
-        .encode(
-            x=alt.X("chunk:Q", title="chunk index", scale=alt.Scale(nice=False),
-                    axis=alt.Axis(format="d", tickMinStep=1)),
-            y=alt.Y("tokens:Q", title="tokens"),
-            tooltip=[
-                alt.Tooltip("chunk:Q"),
-                alt.Tooltip("tokens:Q", format=","),
-                alt.Tooltip("overlap:Q", title="overlap tokens", format=","),
-                alt.Tooltip("start:Q", title="starts at char", format=","),
-            ],
-        )
+    bars = mark.encode(
+        x=alt.X(
+            "chunk:Q",
+            title="chunk index",
+            scale=alt.Scale(nice=False),
+            axis=alt.Axis(format="d", tickMinStep=1),
+        ),
+        y=alt.Y("tokens:Q", title="tokens"),
+        tooltip=[
+            alt.Tooltip("chunk:Q"),
+            alt.Tooltip("tokens:Q", format=","),
+            alt.Tooltip("overlap:Q", title="overlap tokens", format=","),
+            alt.Tooltip("start:Q", title="starts at char", format=","),
+        ],
     )
-    rule = alt.Chart(pd.DataFrame({"at": [size]})).mark_rule(color="#d1242f", strokeDash=[4, 3]).encode(y="at:Q")
+    rule = (
+        alt.Chart(pd.DataFrame({"at": [size]})).mark_rule(color="#d1242f", strokeDash=[4, 3]).encode(y="at:Q")
+    )
     return (bars + rule).properties(height=220, title="Tokens per chunk along the document")

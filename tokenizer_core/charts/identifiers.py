@@ -51,7 +51,9 @@ def top_identifiers_chart(
                 "identifier": r.name, "order": order, "tokenizer": label[tid], "tokens": c.alone_tokens,
                 "split": " | ".join(c.pieces), "chars": r.length, "occurrences": r.occurrences,
             })  # fmt: skip
-    df = pd.DataFrame(records, columns=["identifier", "order", "tokenizer", "tokens", "split", "chars", "occurrences"])
+    df = pd.DataFrame(
+        records, columns=["identifier", "order", "tokenizer", "tokens", "split", "chars", "occurrences"]
+    )
     n = max(1, min(top_n, len(rows)))
     return (
         alt.Chart(df)
@@ -64,7 +66,9 @@ def top_identifiers_chart(
             tooltip=["identifier:N", "tokenizer:N", "tokens:Q", "split:N", "chars:Q", "occurrences:Q"],
         )
         # the height holds title and axes (about 80 px) besides the bars
-        .properties(height=n * max(26, 8 + 9 * len(tokenizer_ids)) + 90, title=f"Tokens per identifier (top {n})")
+        .properties(
+            height=n * max(26, 8 + 9 * len(tokenizer_ids)) + 90, title=f"Tokens per identifier (top {n})"
+        )
     )
 
 
@@ -83,7 +87,14 @@ def style_tokens_chart(
     ]  # fmt: skip
     df = pd.DataFrame(
         records,
-        columns=["style", "tokenizer", "mean tokens", "identifiers", "mean characters", "tokens per character"],
+        columns=[
+            "style",
+            "tokenizer",
+            "mean tokens",
+            "identifiers",
+            "mean characters",
+            "tokens per character",
+        ],
     )
     return (
         alt.Chart(df)
@@ -93,8 +104,14 @@ def style_tokens_chart(
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("mean tokens:Q", title="mean tokens per name"),
             color=alt.Color("tokenizer:N", title="Tokenizer"),
-            tooltip=["style:N", "tokenizer:N", "mean tokens:Q", "identifiers:Q", "mean characters:Q",
-                     "tokens per character:Q"],  # fmt: skip
+            tooltip=[
+                "style:N",
+                "tokenizer:N",
+                "mean tokens:Q",
+                "identifiers:Q",
+                "mean characters:Q",
+                "tokens per character:Q",
+            ],  # fmt: skip
         )
         .properties(height=260, title="Average tokens by naming style")
     )
@@ -127,8 +144,10 @@ def layout_breakdown_chart(
             color=alt.Color("tokenizer:N", title="Tokenizer"),
             tooltip=["part:N", "tokenizer:N", "tokens:Q", "percent:Q"],
         )
-        .properties(height=df["part"].nunique() * max(30, 16 * len(report.tokenizer_ids)) + 100,
-                    title="What layout costs")  # fmt: skip
+        .properties(
+            height=df["part"].nunique() * max(30, 16 * len(report.tokenizer_ids)) + 100,
+            title="What layout costs",
+        )  # fmt: skip
     )
 
 
@@ -178,9 +197,13 @@ def kind_share_chart(analysis: IdentifierAnalysis) -> alt.Chart:
         .mark_bar()
         .encode(
             y=alt.Y("tokenizer:N", title=None),
-            x=alt.X("percent:Q", title="% of the file's tokens", stack="zero", scale=alt.Scale(domain=[0, 100])),
+            x=alt.X(
+                "percent:Q", title="% of the file's tokens", stack="zero", scale=alt.Scale(domain=[0, 100])
+            ),
             color=alt.Color(
-                "kind:N", sort=kinds, title="Token spent on",
+                "kind:N",
+                sort=kinds,
+                title="Token spent on",
                 scale=alt.Scale(domain=kinds, range=[_KIND_COLOURS[k] for k in kinds]),
             ),  # fmt: skip
             order=alt.Order("order:Q"),

@@ -67,7 +67,15 @@ from .layout import (
 )
 from .lexer import Lexeme, LexResult, lex
 from .samples import CODE_SAMPLES, code_sample_files, load_code_file, load_code_sample
-from .styles import STYLES, TARGET_STYLES, WordSplit, classify_style, convert_style, split_identifier, split_words
+from .styles import (
+    STYLES,
+    TARGET_STYLES,
+    WordSplit,
+    classify_style,
+    convert_style,
+    split_identifier,
+    split_words,
+)
 from .view import (
     COST_COLOURS,
     MAX_VIEW_CHARS,

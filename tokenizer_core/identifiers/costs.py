@@ -196,7 +196,9 @@ class _FileTokens:
         return prefix[j] - prefix[i]
 
 
-def alone_splits(tok: Tokenizer, names: Sequence[str]) -> dict[str, tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]]:
+def alone_splits(
+    tok: Tokenizer, names: Sequence[str]
+) -> dict[str, tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]]:
     """Each name tokenized alone: (piece texts, ids per piece), as `tok.segments(name)` gives.
 
     Fast path for tiktoken tokenizers and ASCII names: encode directly, and each token is a
@@ -306,7 +308,8 @@ def analyse_identifiers(
             context = segs[i:j]
             aligned, cut = word_alignment(splits[name], _piece_cuts(pieces))
             ctx_aligned, _ = word_alignment(
-                _shifted(splits[name], first.end - first.start, name), token_cuts(context, first.start, first.end)
+                _shifted(splits[name], first.end - first.start, name),
+                token_cuts(context, first.start, first.end),
             )
             costs[name] = TokenizerCost(
                 tokenizer_id=tok.id,
@@ -435,7 +438,8 @@ def style_summary(analysis: IdentifierAnalysis, *, include_builtins: bool = True
                 identifiers=len(rows),
                 occurrences=sum(r.occurrences for r in rows),
                 mean_tokens={
-                    tid: mean(r.costs[k].alone_tokens for r in rows) for k, tid in enumerate(analysis.tokenizer_ids)
+                    tid: mean(r.costs[k].alone_tokens for r in rows)
+                    for k, tid in enumerate(analysis.tokenizer_ids)
                 },
                 mean_chars=mean(r.length for r in rows),
             )
@@ -452,7 +456,9 @@ class RewriteCost:
     tokens: dict[str, int]
 
 
-def rewrite_code(code: str, extraction: Extraction, style: str, *, include_builtins: bool = False) -> tuple[str, int]:
+def rewrite_code(
+    code: str, extraction: Extraction, style: str, *, include_builtins: bool = False
+) -> tuple[str, int]:
     """The code with each multi-word identifier (in code, builtins left alone) in `style`.
 
     Returns (new code, distinct names changed). ``rewrite_code("get_user_by_id(x)", ext,

@@ -50,10 +50,13 @@ structuredClone queueMicrotask Uint8Array ArrayBuffer TextEncoder TextDecoder UR
 process Buffer
 """
 _TS_KEYWORDS = _JS_KEYWORDS + " abstract declare enum implements interface keyof readonly infer is asserts"
-_TS_BUILTINS = _JS_BUILTINS + """
+_TS_BUILTINS = (
+    _JS_BUILTINS
+    + """
 any unknown never string number boolean object symbol bigint Partial Required Readonly Record
 Pick Omit Exclude Extract NonNullable ReturnType Parameters Awaited InstanceType Array ReadonlyArray
 """
+)
 _JS_CONTEXTUAL = "of get set from as accessor"
 _TS_CONTEXTUAL = _JS_CONTEXTUAL + " type namespace module satisfies override unique out"
 
@@ -111,18 +114,24 @@ strrchr strstr strdup fopen fclose fread fwrite fseek ftell fflush exit abort at
 strtoul qsort bsearch assert errno size_t ssize_t ptrdiff_t intptr_t uintptr_t int8_t int16_t
 int32_t int64_t uint8_t uint16_t uint32_t uint64_t NULL FILE EOF stdin stdout stderr
 """
-_CPP_KEYWORDS = _C_KEYWORDS + """
+_CPP_KEYWORDS = (
+    _C_KEYWORDS
+    + """
 and and_eq asm bitand bitor catch char8_t char16_t char32_t class compl concept const_cast
 consteval constinit co_await co_return co_yield decltype delete dynamic_cast explicit export
 friend mutable namespace new noexcept not not_eq operator or or_eq private protected public
 reinterpret_cast requires static_cast template this throw try typeid typename using virtual
 wchar_t xor xor_eq
 """
-_CPP_BUILTINS = _C_BUILTINS + """
+)
+_CPP_BUILTINS = (
+    _C_BUILTINS
+    + """
 std string string_view vector array map unordered_map set unordered_set pair tuple optional
 variant cout cin cerr endl unique_ptr shared_ptr weak_ptr make_unique make_shared move forward
 size begin end
 """
+)
 _CPP_CONTEXTUAL = "final override import module"
 
 _CS_KEYWORDS = """

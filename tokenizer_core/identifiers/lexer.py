@@ -197,7 +197,9 @@ class _CLike:
         self.lang = lang
         lid = lang.id
         self.js = lid in ("javascript", "typescript")
-        self.ident_re = IDENT_DOLLAR_RE if lid in ("javascript", "typescript", "java", "c", "cpp") else IDENT_RE
+        self.ident_re = (
+            IDENT_DOLLAR_RE if lid in ("javascript", "typescript", "java", "c", "cpp") else IDENT_RE
+        )
         self.number_re = NUMBER_CPP_RE if lid == "cpp" else NUMBER_RE
         self.prefixes = _STRING_PREFIXES.get(lid, set())
         self.nested_comments = lid == "rust"
@@ -227,7 +229,9 @@ class _CLike:
         if not self.nested_comments:
             j = code.find("*/", i + 2)
             if j < 0:
-                self.out.note(f"Unterminated /* comment starting on line {self.out.line(i)}; read to the end of the file.")
+                self.out.note(
+                    f"Unterminated /* comment starting on line {self.out.line(i)}; read to the end of the file."
+                )
                 end = self.n
             else:
                 end = j + 2
@@ -288,7 +292,9 @@ class _CLike:
                 piece = j - 1 if code[j - 1 : j] == "}" else j
             else:
                 j += 1
-        self.out.note(f"Unterminated template literal starting on line {self.out.line(i)}; read to the end of the file.")
+        self.out.note(
+            f"Unterminated template literal starting on line {self.out.line(i)}; read to the end of the file."
+        )
         self.out.add(STRING, piece, n)
         return n
 
@@ -325,7 +331,9 @@ class _CLike:
                 close = ")" + raw.group(1) + '"'
                 j = code.find(close, raw.end())
                 if j < 0:
-                    self.out.note(f"Unterminated raw string on line {self.out.line(i)}; read to the end of the file.")
+                    self.out.note(
+                        f"Unterminated raw string on line {self.out.line(i)}; read to the end of the file."
+                    )
                     j = self.n - len(close)
                 self._emit(STRING, i, j + len(close))
                 return j + len(close)
@@ -631,7 +639,9 @@ def add_fstring(out: _Out, scanner: _PythonGeneric, start: int, body: int, body_
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
 _FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -1)
 _FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
-_TSTRING = {getattr(tokenize, n) for n in ("TSTRING_START", "TSTRING_MIDDLE", "TSTRING_END") if hasattr(tokenize, n)}
+_TSTRING = {
+    getattr(tokenize, n) for n in ("TSTRING_START", "TSTRING_MIDDLE", "TSTRING_END") if hasattr(tokenize, n)
+}
 _STATEMENT_START = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, None}
 
 
@@ -737,7 +747,9 @@ def _lex_python(code: str, lang: Language) -> LexResult:
     out.notes.insert(0, f"Python's tokenizer stopped on line {row}: {msg}. From there on the file was "
                         "read with the generic lexer, which does not need valid code.")  # fmt: skip
     docstrings.extend(d for d in generic.docstrings if d[0] >= resume)
-    return LexResult(lang.id, tuple(out.lexemes), "python tokenize + generic", tuple(out.notes), tuple(docstrings))
+    return LexResult(
+        lang.id, tuple(out.lexemes), "python tokenize + generic", tuple(out.notes), tuple(docstrings)
+    )
 
 
 # ------------------------------------------------------------------ SQL
@@ -918,7 +930,9 @@ class _Shell:
                 continue
             i = self._word(i, st)
         if stop:
-            self.out.note(f"Unclosed {'$(' if stop == ')' else '`'} command substitution; read to the end of the file.")
+            self.out.note(
+                f"Unclosed {'$(' if stop == ')' else '`'} command substitution; read to the end of the file."
+            )
         return i
 
     def _ends_word(self, j: int) -> bool:
@@ -978,7 +992,9 @@ class _Shell:
             if c == "'":
                 end, closed = scan_quoted(code, i + 1, "'", escapes=False, multiline=True)
                 if not closed:
-                    self.out.note(f"Unterminated ' string starting on line {self.out.line(i)}; read to the end of the file.")
+                    self.out.note(
+                        f"Unterminated ' string starting on line {self.out.line(i)}; read to the end of the file."
+                    )
                 self.out.add(STRING, i, end)
                 i = end
             elif c == '"':
@@ -1001,7 +1017,9 @@ class _Shell:
 
     def _nested(self, i: int, stop: str) -> int:
         if self.depth >= MAX_NESTING:
-            self.out.note(f"Substitutions nested more than {MAX_NESTING} deep; the inner part is read as text.")
+            self.out.note(
+                f"Substitutions nested more than {MAX_NESTING} deep; the inner part is read as text."
+            )
             j = self.code.find(stop, i)
             j = self.n if j < 0 else j + 1
             self.out.add(STRING, i, j)
@@ -1113,7 +1131,9 @@ class _Shell:
         if closed:
             self.out.add(STRING, i, i + 1)
         else:
-            self.out.note(f'Unterminated " string starting on line {self.out.line(i)}; read to the end of the file.')
+            self.out.note(
+                f'Unterminated " string starting on line {self.out.line(i)}; read to the end of the file.'
+            )
             self.out.add(STRING, i, i + 1)
         return end
 

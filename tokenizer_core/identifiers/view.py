@@ -33,7 +33,9 @@ _BOX = (
     "line-height:1.55;color:#1f2328;background:#ffffff;border:1px solid #d0d7de;border-radius:6px;"
     "padding:0.5rem 0;max-height:36rem;overflow:auto"
 )
-_LINE_NO = "display:inline-block;width:3.6em;padding-right:0.8em;text-align:right;color:#8c959f;user-select:none"
+_LINE_NO = (
+    "display:inline-block;width:3.6em;padding-right:0.8em;text-align:right;color:#8c959f;user-select:none"
+)
 _MUTED = {COMMENT: "color:#6e7781;font-style:italic", STRING: "color:#0a3069"}
 
 
@@ -249,7 +251,11 @@ def split_table_html(
             c = r.costs[index[tid]]
             segs = c.context if context else c.alone
             n = c.context_first if context else c.alone_tokens
-            mark = "" if c.aligned else ' <span title="a token boundary cuts a word" style="color:#cf222e">✂</span>'
+            mark = (
+                ""
+                if c.aligned
+                else ' <span title="a token boundary cuts a word" style="color:#cf222e">✂</span>'
+            )
             tds.append(f'<td style="{cell};{mono}">{pieces_html(segs)} <b>{n}</b>{mark}</td>')
         out.append(f'<tr><td style="{cell};{mono}">{esc(r.name)}</td>{"".join(tds)}</tr>')
     out.append("</tbody></table></div>")
