@@ -43,7 +43,7 @@ from tokenizer_core import (
     trained_tokenizer,
     with_steps,
 )
-from tokenizer_core.charts.bpe import merge_count_chart, training_chart
+from tokenizer_core.bpe.charts import merge_count_chart, training_chart
 from ui.state import register_session_tokenizer, session_tokenizers
 from ui.widgets import text_source
 

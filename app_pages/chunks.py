@@ -29,7 +29,7 @@ from tokenizer_core import (
     validate_settings,
     view_window,
 )
-from tokenizer_core.charts.chunks import chunk_size_histogram, chunk_sizes_along
+from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_select
 

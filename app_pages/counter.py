@@ -28,8 +28,8 @@ from tokenizer_core import (
     unshared_boundaries,
     view_windows,
 )
-from tokenizer_core.charts.counter import token_count_chart
-from tokenizer_core.share import MAX_SHARED_TEXT_BYTES
+from tokenizer_core.counter.charts import token_count_chart
+from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 from ui.state import get_tokenizers, tokenizer_infos
 from ui.widgets import show_unavailable, text_source, tokenizer_select
 

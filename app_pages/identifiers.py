@@ -48,7 +48,7 @@ from tokenizer_core import (
     split_table_html,
     style_summary,
 )
-from tokenizer_core.charts.identifiers import (
+from tokenizer_core.identifiers.charts import (
     indentation_chart,
     kind_share_chart,
     layout_breakdown_chart,

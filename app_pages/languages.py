@@ -44,7 +44,7 @@ from tokenizer_core import (
     translations_csv,
     view_windows,
 )
-from tokenizer_core.charts.languages import cost_chart, premium_heatmap, tokens_chart
+from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
 from ui.state import get_tokenizers, tokenizer_infos, tokenizer_label
 from ui.widgets import show_unavailable, tokenizer_select
 

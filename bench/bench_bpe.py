@@ -78,7 +78,7 @@ def child_hf(corpus: Path, merges: int) -> dict:
     from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
     from tokenizer_core import PATTERNS
-    from tokenizer_core.encoders import split_for_batch
+    from tokenizer_core.tokenizers.encoders import split_for_batch
 
     text = corpus.read_text(encoding="utf-8")
     chunks = split_for_batch(text, 100_000)
@@ -97,7 +97,7 @@ def child_hf(corpus: Path, merges: int) -> dict:
     t1 = time.perf_counter()
     cpu = time.process_time() - c0
     model = json.loads(tk.to_str())["model"]
-    from tokenizer_core.encoders import _gpt2_byte_decoder
+    from tokenizer_core.tokenizers.encoders import _gpt2_byte_decoder
 
     dec = _gpt2_byte_decoder()
 

@@ -24,7 +24,7 @@ from tokenizer_core import (
     with_steps,
     word_counts,
 )
-from tokenizer_core.bpe import cut_long_words, pieces_with_offsets, pretokenize
+from tokenizer_core.bpe.model import cut_long_words, pieces_with_offsets, pretokenize
 
 # ------------------------------------------------------------------- textbook reference
 

@@ -21,7 +21,7 @@ from tokenizer_core import (
     train_bpe,
     trained_tokenizer,
 )
-from tokenizer_core.bpe_encode import tiktoken_ranks
+from tokenizer_core.bpe.encode import tiktoken_ranks
 
 PROSE = BPE_PRESETS["English prose (4 KB)"].corpus()
 CODE = BPE_PRESETS["Python code (4 KB)"].corpus()
@@ -70,7 +70,7 @@ def test_byte_level_model_exports_to_tiktoken_with_identical_ids():
     enc = to_tiktoken(BYTE_MODEL)
     assert enc.n_vocab == 256 + 200
     py = MergeEncoder(BYTE_MODEL)
-    from tokenizer_core.bpe import pretokenize
+    from tokenizer_core.bpe.model import pretokenize
 
     for text in (PROSE[:1500], CODE[:1500], "Hello 🚀 wörld"):
         expected = [i for piece in pretokenize(text, "cl100k") for i in py.encode_word(piece)]

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-import tokenizer_core.chunking as chunking_module
+import tokenizer_core.chunking.pack as chunking_module
 from tests.conftest import builtin
 from tokenizer_core import (
     CHUNK_SAMPLES,

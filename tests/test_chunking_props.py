@@ -206,7 +206,7 @@ def test_token_windows_overlap_is_exactly_the_setting_on_plain_words(tid):
 def test_guarantees_hold_when_counts_come_from_one_pass_over_the_text(strategy, text, tid, size, overlap):
     """Long documents read piece counts from the whole text's tokens (between safe cuts); force
     that path on short texts so the properties above cover it too."""
-    from tokenizer_core import chunking
+    from tokenizer_core.chunking import pack as chunking
 
     old = chunking._Counts.UNITS_FROM
     chunking._Counts.UNITS_FROM = 0

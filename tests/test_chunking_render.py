@@ -15,7 +15,7 @@ from tokenizer_core import (
     long_document,
     view_window,
 )
-from tokenizer_core.charts.chunks import chunk_size_histogram, chunk_sizes_along
+from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
 
 
 def source_text(fragment: str) -> str:

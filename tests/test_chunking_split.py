@@ -6,7 +6,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.chunking_split import (
+from tokenizer_core.chunking.cuts import (
     code_layout,
     grapheme_boundaries,
     indentation_layout,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import ALL_IDS, builtin
 from tokenizer_core import tokenizer_from_hf_json
-from tokenizer_core.chunking_tokens import (
+from tokenizer_core.chunking.costs import (
     count_texts,
     cut_rule,
     fit_prefix,

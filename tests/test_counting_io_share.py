@@ -27,7 +27,7 @@ from tokenizer_core import (
     text_stats,
     unpack_text,
 )
-from tokenizer_core.share import MAX_SHARED_TEXT_BYTES
+from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 
 
 def test_text_stats():
@@ -167,7 +167,7 @@ def test_core_imports_without_streamlit():
 
 
 def test_counter_chart_spec():
-    from tokenizer_core.charts.counter import token_count_chart
+    from tokenizer_core.counter.charts import token_count_chart
 
     rows = count_table("hello world", [builtin("o200k_base"), builtin("r50k_base")], context_window=100)
     spec = token_count_chart(rows).to_dict()

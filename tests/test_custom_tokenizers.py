@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from tokenizer_core import (
     VocabularyError,
-    registry,
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
 )
+from tokenizer_core.tokenizers import registry
 
 R50K_BYTES = (registry.DATA_DIR / "r50k_base.tiktoken").read_bytes()
 

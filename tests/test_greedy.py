@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.greedy import (
+from tokenizer_core.identifiers.greedy import (
     SEED_VOCAB,
     GreedyTokenizer,
     GreedyVocabError,

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core.greedy import GreedyTokenizer
+from tokenizer_core.identifiers.greedy import GreedyTokenizer
 from tokenizer_core.identifiers import (
     KIND_PRIORITY,
     analyse_identifiers,

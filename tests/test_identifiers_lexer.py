@@ -23,7 +23,7 @@ from tokenizer_core.identifiers import (
     load_code_file,
 )
 from tokenizer_core.identifiers.lexer import line_starts, position, scan_quoted
-from tokenizer_core.textio import InputError
+from tokenizer_core.tokenizers.textio import InputError
 
 
 def names(code: str, language: str, **kw) -> set[str]:

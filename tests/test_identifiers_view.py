@@ -8,7 +8,7 @@ import altair as alt
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core.charts.identifiers import (
+from tokenizer_core.identifiers.charts import (
     indentation_chart,
     kind_share_chart,
     layout_breakdown_chart,
@@ -16,7 +16,7 @@ from tokenizer_core.charts.identifiers import (
     style_tokens_chart,
     top_identifiers_chart,
 )
-from tokenizer_core.greedy import GreedyTokenizer
+from tokenizer_core.identifiers.greedy import GreedyTokenizer
 from tokenizer_core.identifiers import (
     analyse_identifiers,
     code_heatmap_html,

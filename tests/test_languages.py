@@ -33,7 +33,7 @@ from tokenizer_core import (
     summarize,
     translations_csv,
 )
-from tokenizer_core.languages import find_language, language_order, slug_code, word_count
+from tokenizer_core.languages.compare import find_language, language_order, slug_code, word_count
 
 # The languages issue 5 asks for, with the ISO 639-1 code and the writing system each uses.
 REQUIRED = {

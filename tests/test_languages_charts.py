@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import builtin
 from tokenizer_core import Workload, cost_table, default_prices, language_table, load_parallel_sample
-from tokenizer_core.charts.languages import cost_chart, premium_heatmap, tokens_chart
+from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
 
 
 def _data(spec: dict) -> list[dict]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core import load_builtin, load_sample
-from tokenizer_core.encoders import NATIVE_MIN_CHARS
+from tokenizer_core.tokenizers.encoders import NATIVE_MIN_CHARS
 
 NATIVE_IDS = ["o200k_base", "cl100k_base", "llama3", "qwen"]
 PIECES = ["a", "Z", " ", "  ", "\n", "\r\n", "\t", "1", "234", "'s", "don't", "<|endoftext|>", "é", "e\u0301",

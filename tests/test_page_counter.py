@@ -119,7 +119,7 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    from tokenizer_core import registry
+    from tokenizer_core.tokenizers import registry
 
     monkeypatch.setattr(registry, "DATA_DIR", tmp_path)  # r50k_base.tiktoken is "missing"
     st.cache_resource.clear()

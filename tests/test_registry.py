@@ -17,9 +17,8 @@ from tokenizer_core import (
     TokenizerUnavailable,
     builtin_infos,
     load_builtin,
-    registry,
-    vocab,
 )
+from tokenizer_core.tokenizers import registry, vocab
 
 # Reference ids and sizes from ../shared/notes/offline-tokenizers.md ("Reference IDs for tests").
 HELLO_WORLD = {

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import ALL_IDS, builtin
 from tokenizer_core import Segment, segments_from_pieces, split_for_batch, unshared_boundaries, view_windows
-from tokenizer_core.segments import boundary_offsets, remap_segments, segments_from_offsets
+from tokenizer_core.tokenizers.segments import boundary_offsets, remap_segments, segments_from_offsets
 
 # text that stresses byte-level tokenizers: multi-byte characters, joiners, marks, controls
 PIECES = list("ab Z09\n\t\r.,'<|>") + [

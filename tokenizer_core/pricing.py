@@ -26,9 +26,18 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from .languages import LanguageRow
-from .textio import InputError
+from .tokenizers.textio import InputError
+
+if TYPE_CHECKING:  # a type only: the shared price table does not depend on the languages feature
+    from .languages.compare import LanguageRow
+
+__all__ = [
+    "COST_DEFINITION", "PRICE_FIELDS", "CostRow", "ModelPrice", "PriceError", "PriceTable", "Workload",
+    "cost_rows_csv", "cost_table", "default_prices", "monthly_cost", "price_age_days",
+    "prices_from_records", "prices_to_records",
+]  # fmt: skip
 
 COST_DEFINITION = (
     "For a model with tokenizer T and a language L with premium P = premium(L, T): "

@@ -105,7 +105,8 @@ def test_share_link_round_trip(app_page, browser):
 
 
 def test_own_tokenizer_upload_appears_in_the_lists(app_page):
-    from tokenizer_core import registry, tokenizer_from_tiktoken_bytes
+    from tokenizer_core import tokenizer_from_tiktoken_bytes
+    from tokenizer_core.tokenizers import registry
 
     app_page.goto()
     sidebar = app_page.page.get_by_test_id("stSidebar")

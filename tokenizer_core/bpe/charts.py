@@ -5,8 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ..bpe import BPEModel
-from ..bpe_encode import bpe_symbol_label
+from .encode import bpe_symbol_label
+from .model import BPEModel
 
 MAX_POINTS = 1500  # points drawn per line; longer runs are thinned evenly (the last merge kept)
 

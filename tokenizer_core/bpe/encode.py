@@ -17,13 +17,13 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .bpe import WHITESPACE, WHITESPACE_EXPORT_PATTERN, BPEError, BPEModel, Symbol, pieces_with_offsets
-from .encoders import Tokenizer, TokenizerInfo, clean_text
-from .patterns import PATTERNS
-from .registry import tokenizer_from_encoding
-from .render import visible_whitespace
-from .segments import Segment, segments_from_pieces
-from .vocab import VocabularyError, validate_ranks
+from ..tokenizers.encoders import Tokenizer, TokenizerInfo, clean_text
+from ..tokenizers.patterns import PATTERNS
+from ..tokenizers.registry import tokenizer_from_encoding
+from ..tokenizers.render import visible_whitespace
+from ..tokenizers.segments import Segment, segments_from_pieces
+from ..tokenizers.vocab import VocabularyError, validate_ranks
+from .model import WHITESPACE, WHITESPACE_EXPORT_PATTERN, BPEError, BPEModel, Symbol, pieces_with_offsets
 
 # (left id, right id) -> ((0-based merge index, new id), ...) ascending: a pair can be merged
 # again later when a different merge recreated one of its symbols (symbols are strings).

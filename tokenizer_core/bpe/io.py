@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, fields
 
-from .bpe import BPEError, BPEModel, BPEOptions, MergeStep, Symbol
+from .model import BPEError, BPEModel, BPEOptions, MergeStep, Symbol
 
 FORMAT = "tokenizer-workbench/bpe"
 VERSION = 1

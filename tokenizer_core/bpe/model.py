@@ -24,7 +24,7 @@ deletion, and per merge only the words that contain the pair are rewritten. The 
 that recounts everything per merge gives the same merges (a property test checks it) but is
 hundreds of times slower on a real corpus.
 
-    >>> from tokenizer_core.bpe_train import train_bpe
+    >>> from tokenizer_core.bpe.train import train_bpe
     >>> model = train_bpe("low low low lower lowest newest newest".split(),
     ...                   BPEOptions(symbols="chars", end_marker="_", merges=2, tie_break="first"))
     >>> [(s.left, s.right, s.count) for s in model.steps]
@@ -42,8 +42,8 @@ from typing import Literal, Union
 
 import regex
 
-from .encoders import split_for_batch
-from .patterns import PATTERNS
+from ..tokenizers.encoders import split_for_batch
+from ..tokenizers.patterns import PATTERNS
 
 Symbol = Union[str, bytes]
 TieBreak = Literal["smallest", "largest", "first"]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
-from .bpe import BPEOptions
+from .model import BPEOptions
 
 
 @dataclass(frozen=True)

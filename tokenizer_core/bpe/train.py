@@ -1,4 +1,4 @@
-"""The incremental BPE trainer (see tokenizer_core.bpe for the definitions it follows).
+"""The incremental BPE trainer (see tokenizer_core.bpe.model for the definitions it follows).
 
 State: each distinct word as a list of symbol ids with its count; pair counts; an index pair
 -> words that (may) contain it; a heap of (-count, tie key, pair) entries with lazy deletion.
@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 
-from .bpe import BPEModel, BPEOptions, MergeStep, PairCount, Symbol, cut_long_words, word_counts
+from .model import BPEModel, BPEOptions, MergeStep, PairCount, Symbol, cut_long_words, word_counts
 
 _SHIFT = 32
 _MASK = (1 << _SHIFT) - 1

@@ -9,9 +9,9 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from .bpe import BPEModel, MergeStep, PairCount, Symbol
-from .bpe_encode import Probe, WordView, bpe_symbol_label
-from .render import token_background
+from ..tokenizers.render import token_background
+from .encode import Probe, WordView, bpe_symbol_label
+from .model import BPEModel, MergeStep, PairCount, Symbol
 
 _BOX = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.9rem;"

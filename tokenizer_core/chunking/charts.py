@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..chunking import Chunk
+from .pack import Chunk
 
 
 def _bin_step(size: int) -> int:

@@ -3,7 +3,7 @@
 Token counts are not additive: ``count(a + b)`` may differ from ``count(a) + count(b)`` when a
 token could span the join. So every chunk's count here is the tokenizer's own count of that
 chunk's text. The one shortcut used is the rule the encoders already rely on
-(:func:`tokenizer_core.encoders.split_for_batch`): for a "newline-safe" tokenizer, a cut right
+(:func:`tokenizer_core.tokenizers.encoders.split_for_batch`): for a "newline-safe" tokenizer, a cut right
 after ``\\n`` and before an ASCII letter never falls inside a pre-token, so the counts on both
 sides of such a cut do add up exactly.
 """
@@ -19,10 +19,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .chunking_split import grapheme_boundaries, is_grapheme_boundary
-from .encoders import NATIVE_MIN_CHARS, SAFE_CUT  # split_for_batch's cut rule: one rule for the package
-from . import patterns
-from .encoders import TiktokenTokenizer, Tokenizer, clean_text, split_for_batch
+from ..tokenizers import patterns
+from ..tokenizers.encoders import (
+    NATIVE_MIN_CHARS,
+    SAFE_CUT,
+    TiktokenTokenizer,
+    Tokenizer,
+    clean_text,
+    split_for_batch,
+)  # split_for_batch's cut rule: one rule for the package
+from .cuts import grapheme_boundaries, is_grapheme_boundary
 
 _NEWLINE_LETTER = re.compile(r"\n(?=[A-Za-z])")
 _GROUP_CHARS = 100_000  # texts are counted in groups of about this many characters

@@ -35,7 +35,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
-from .chunking_split import (
+from ..tokenizers.encoders import Tokenizer
+from .costs import (
+    SafeCutSet,
+    WindowStats,
+    count_texts,
+    counts_between,
+    cut_rule,
+    fast_token_units,
+    token_units,
+    token_windows,
+)
+from .cuts import (
     Block,
     Splitter,
     code_layout,
@@ -50,17 +61,6 @@ from .chunking_split import (
     word_cuts,
     word_starts,
 )
-from .chunking_tokens import (
-    SafeCutSet,
-    WindowStats,
-    count_texts,
-    counts_between,
-    cut_rule,
-    fast_token_units,
-    token_units,
-    token_windows,
-)
-from .encoders import Tokenizer
 
 MAX_CHUNK_TOKENS = 1_000_000
 

@@ -11,8 +11,8 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .chunking import Chunk
-from .render import visible_whitespace
+from ..tokenizers.render import visible_whitespace
+from .pack import Chunk
 
 _CONTAINER = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.9rem;"

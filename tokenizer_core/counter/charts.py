@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..counting import CountRow
+from .counting import CountRow
 
 
 def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:

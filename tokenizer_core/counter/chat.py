@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .encoders import Tokenizer
+from ..tokenizers.encoders import Tokenizer
 
 # Llama 3.1-3.3 templates fill "Today Date" with this when no date is given (3.2 and 3.3 use
 # today's date where the renderer offers one; such dates are the same length in tokens).

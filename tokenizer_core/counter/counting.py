@@ -7,7 +7,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from .encoders import Tokenizer
+from ..tokenizers.encoders import Tokenizer
 
 # Common context windows (tokens), for the "% of context" column.
 CONTEXT_WINDOWS: dict[str, int] = {

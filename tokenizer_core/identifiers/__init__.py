@@ -11,6 +11,12 @@
   convention costs, the identifier share of a file, CSV.
 * `layout`: indentation, comments, docstrings and blank lines in tokens.
 * `view`: escaped HTML for the code heat map and coloured splits.
+* `greedy`: the greedy longest-match teaching tokenizer (a tokenizer built from a word list).
+* `charts`: Altair charts of the above (``tokenizer_core.identifiers.charts``, imported on its
+  own so Altair loads only when drawn).
+
+Data flows code -> `languages` (which language) -> `lexer` -> `extract` -> `costs` (with the
+tokenizers from `tokenizer_core.tokenizers`) -> `view` / `charts`.
 
     >>> from tokenizer_core.identifiers import extract_identifiers, split_words
     >>> [o.name for o in extract_identifiers("getUserById(id)", "javascript").occurrences]
@@ -41,21 +47,34 @@ from .costs import (
     word_alignment,
 )
 from .extract import Extraction, Occurrence, extract_identifiers
+from .greedy import (
+    SEED_VOCAB,
+    GreedyResult,
+    GreedyStep,
+    GreedyTokenizer,
+    GreedyVocabError,
+    greedy_split,
+    greedy_tokenize,
+    parse_vocab,
+)
 from .languages import (
     CODE_EXTENSIONS,
     LANGUAGE_IDS,
-    LANGUAGES,
-    Language,
     UnknownLanguage,
-    detect_language,
     get_language,
     guess_language,
     language_from_filename,
 )
+from .languages import LANGUAGES as CODE_LANGUAGES
+from .languages import LANGUAGES as LANGUAGES
+from .languages import Language as CodeLanguage
+from .languages import Language as Language
+from .languages import detect_language as detect_code_language
+from .languages import detect_language as detect_language
+from .layout import DEFINITIONS as LAYOUT_DEFINITIONS
+from .layout import PARTS as LAYOUT_PARTS
+from .layout import VARIANTS as LAYOUT_VARIANTS
 from .layout import (
-    DEFINITIONS as LAYOUT_DEFINITIONS,
-    PARTS as LAYOUT_PARTS,
-    VARIANTS as LAYOUT_VARIANTS,
     Indentation,
     LayoutReport,
     detect_indentation,
@@ -65,7 +84,9 @@ from .layout import (
     remove_blank_lines,
     remove_spans,
 )
-from .lexer import Lexeme, LexResult, lex
+from .lexer import Lexeme, LexResult
+from .lexer import lex as lex
+from .lexer import lex as lex_code
 from .samples import CODE_SAMPLES, code_sample_files, load_code_file, load_code_sample
 from .styles import (
     STYLES,
@@ -88,18 +109,24 @@ from .view import (
     split_table_html,
 )
 
+# `Language`, `LANGUAGES`, `detect_language` and `lex` are importable from here but left out of
+# `__all__`: at the top of `tokenizer_core` those words mean natural languages, so the package
+# offers them as `CodeLanguage`, `CODE_LANGUAGES`, `detect_code_language` and `lex_code`.
 __all__ = [
-    "CODE_EXTENSIONS", "CODE_SAMPLES", "COST_COLOURS", "IdentifierAnalysis", "IdentifierRow",
-    "Indentation", "Extraction", "KIND_PRIORITY", "LANGUAGES", "LANGUAGE_IDS", "LAYOUT_DEFINITIONS",
-    "LAYOUT_PARTS", "LAYOUT_VARIANTS", "Language", "LayoutReport", "LexResult", "Lexeme",
-    "MAX_VIEW_CHARS", "MAX_VIEW_LINES", "NamingCost", "Occurrence", "RewriteCost", "STYLES",
-    "StyleSummary", "TARGET_STYLES", "TokenizerCost", "UnknownLanguage", "WordSplit",
-    "analyse_identifiers", "attribute_tokens", "classify_style", "code_heatmap_html",
+    "CODE_EXTENSIONS", "CODE_LANGUAGES", "CODE_SAMPLES", "COST_COLOURS", "CodeLanguage",
+    "IdentifierAnalysis", "IdentifierRow", "Indentation", "Extraction", "KIND_PRIORITY",
+    "LANGUAGE_IDS", "LAYOUT_DEFINITIONS", "LAYOUT_PARTS", "LAYOUT_VARIANTS", "LayoutReport",
+    "LexResult", "Lexeme", "MAX_VIEW_CHARS", "MAX_VIEW_LINES", "NamingCost", "Occurrence",
+    "RewriteCost", "STYLES", "StyleSummary", "TARGET_STYLES", "TokenizerCost", "UnknownLanguage",
+    "WordSplit", "analyse_identifiers", "attribute_tokens", "classify_style", "code_heatmap_html",
     "code_sample_files", "code_view_window", "convert_style", "cost_colour", "cost_legend_html",
-    "detect_indentation", "detect_language", "extract_identifiers", "filter_rows", "get_language", "guess_language",
-    "identifier_records", "identifiers_csv", "kind_map", "language_from_filename", "layout_costs",
-    "layout_variants", "lex", "load_code_file", "load_code_sample", "naming_costs", "pieces_html",
-    "reindent", "remove_blank_lines", "remove_spans", "rewrite_code", "rewrite_costs",
-    "split_identifier", "split_table_html", "split_words", "style_summary", "token_cuts",
-    "word_alignment",
+    "detect_code_language", "detect_indentation", "extract_identifiers", "filter_rows",
+    "get_language", "guess_language", "identifier_records", "identifiers_csv", "kind_map",
+    "language_from_filename", "layout_costs", "layout_variants", "lex_code", "load_code_file",
+    "load_code_sample", "naming_costs", "pieces_html", "reindent", "remove_blank_lines",
+    "remove_spans", "rewrite_code", "rewrite_costs", "split_identifier", "split_table_html",
+    "split_words", "style_summary", "token_cuts", "word_alignment",
+    # the greedy teaching tokenizer
+    "SEED_VOCAB", "GreedyResult", "GreedyStep", "GreedyTokenizer", "GreedyVocabError",
+    "greedy_split", "greedy_tokenize", "parse_vocab",
 ]  # fmt: skip

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..identifiers.costs import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
-from ..identifiers.layout import NO_INDENT, ORIGINAL, PARTS, REINDENT_UNITS, LayoutReport
-from ..identifiers.styles import STYLES
+from .costs import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
+from .layout import NO_INDENT, ORIGINAL, PARTS, REINDENT_UNITS, LayoutReport
+from .styles import STYLES
 
 _KIND_COLOURS = {
     "identifier": "#e8590c", "keyword": "#7048e8", "string": "#1c7ed6", "comment": "#868e96",

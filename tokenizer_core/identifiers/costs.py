@@ -30,8 +30,8 @@ from statistics import mean
 
 import numpy as np
 
-from ..encoders import TiktokenTokenizer, Tokenizer
-from ..segments import Segment
+from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer
+from ..tokenizers.segments import Segment
 from .extract import CODE, Extraction
 from .lexer import COMMENT, IDENTIFIER, KEYWORD, NUMBER, OTHER, PUNCT, STRING, LexResult
 from .styles import SINGLE, STYLES, TARGET_STYLES, WordSplit, classify_style, convert_style, split_identifier

@@ -22,8 +22,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .encoders import Tokenizer, TokenizerInfo
-from .segments import Segment
+from ..tokenizers.encoders import Tokenizer, TokenizerInfo
+from ..tokenizers.segments import Segment
 
 # The seed's vocabulary, verbatim (tokenization seed, "Example: Subword Tokenization of Python Code").
 SEED_VOCAB: tuple[str, ...] = (

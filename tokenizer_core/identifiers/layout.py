@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..encoders import Tokenizer
+from ..tokenizers.encoders import Tokenizer
 from .lexer import COMMENT, LexResult
 
 ORIGINAL = "as written"

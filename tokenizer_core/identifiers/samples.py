@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from ..textio import InputError
+from ..tokenizers.textio import InputError
 from .languages import language_from_filename
 
 # Samples offered on the page: label -> file name. Other files in the folder are test fixtures

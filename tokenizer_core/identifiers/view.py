@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from ..render import token_background, visible_whitespace
-from ..segments import Segment
+from ..tokenizers.render import token_background, visible_whitespace
+from ..tokenizers.segments import Segment
 from .costs import IdentifierRow
 from .extract import CODE, Occurrence
 from .lexer import COMMENT, STRING, LexResult, line_starts

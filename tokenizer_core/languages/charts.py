@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..languages import LanguageRow, language_order
 from ..pricing import CostRow
+from .compare import LanguageRow, language_order
 
 # Above this premium the heatmap label turns white to stay readable on the dark cells.
 _DARK_FROM = 3.0

@@ -35,10 +35,10 @@ from importlib import resources
 
 import regex
 
-from .encoders import Tokenizer
-from .render import segments_html
-from .segments import Segment
-from .textio import InputError, decode_text
+from ..tokenizers.encoders import Tokenizer
+from ..tokenizers.render import segments_html
+from ..tokenizers.segments import Segment
+from ..tokenizers.textio import InputError, decode_text
 
 MAX_LANGUAGE_CHARS = 1_000_000  # per language text; longer texts are skipped with a message
 MAX_CSV_LANGUAGES = 500

@@ -64,7 +64,7 @@ def clean_text(text: str) -> str:
 
 
 # A cut right after a lone "\n" (preceded by a non-space) and before an ASCII letter never falls
-# inside a pre-token of the GPT-style patterns (see tokenizer_core.patterns), and the pre-token
+# inside a pre-token of the GPT-style patterns (see tokenizer_core.tokenizers.patterns), and the pre-token
 # that ends there is the same whether or not the text goes on; so encoding the pieces separately
 # gives the same ids as encoding the whole text. (A run of newlines is not a safe place: r50k's
 # `\s+(?!\S)` splits "\n\na" as "\n", "\n", "a" but a piece ending in "\n\n" as one token.)
@@ -158,7 +158,7 @@ class Tokenizer(ABC):
 
     @abstractmethod
     def segments(self, text: str, *, allow_special: bool = False) -> list[Segment]:
-        """Display segments covering `text` exactly (see tokenizer_core.segments)."""
+        """Display segments covering `text` exactly (see tokenizer_core.tokenizers.segments)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.info.id!r}>"

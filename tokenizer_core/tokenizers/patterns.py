@@ -8,7 +8,7 @@ Mistral's `tekken_*.json` for Tekken). They are data, not code: a single charact
 changes token counts, so tests check real token ids for each family.
 
 Every pattern here is "newline-safe": a piece never spans a lone newline that follows a
-non-space character and precedes a letter. :func:`tokenizer_core.encoders.split_for_batch` relies on that to encode large texts in
+non-space character and precedes a letter. :func:`tokenizer_core.tokenizers.encoders.split_for_batch` relies on that to encode large texts in
 parallel pieces with exactly the ids of a single call (a property test checks it).
 """
 

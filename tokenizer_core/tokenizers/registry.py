@@ -32,7 +32,7 @@ from .vocab import (
     validate_ranks,
 )
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).parent.parent / "data"
 
 # Official sha256 of each `.tiktoken` file, as its publisher printed it
 # (tiktoken_ext/openai_public.py; llama_models' tokenizer.model checksum).
