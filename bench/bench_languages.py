@@ -29,7 +29,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_time  # noqa: E402
-
 from tokenizer_core import (
     BUILTINS,
     Language,

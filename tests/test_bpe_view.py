@@ -18,9 +18,9 @@ from tokenizer_core import (
     probe_bpe,
     train_bpe,
 )
+from tokenizer_core.bpe.charts import MAX_POINTS, merge_count_chart, training_chart, training_frame
 from tokenizer_core.bpe.encode import WordView
 from tokenizer_core.bpe.presets import counts_as_text
-from tokenizer_core.bpe.charts import MAX_POINTS, merge_count_chart, training_chart, training_frame
 
 SEED_000 = {"get": 6, "set": 5, "reset": 3, "getter": 2, "setter": 2, "offset": 1}
 SEED_002 = BPE_PRESETS["Seed 002: load / data / stream (ties: largest, </w>)"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core import CHAT_FORMATS, chat_formats_for, chat_template_text, count_chat, count_chats
-from tokenizer_core.counter.chat import QWEN25_DEFAULT_SYSTEM, count_parts
+from tokenizer_core.counter.chat import QWEN25_DEFAULT_SYSTEM
 
 USER, SYSTEM = "How many tokens is this?", "You are a terse assistant."
 

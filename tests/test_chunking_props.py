@@ -167,7 +167,7 @@ def test_code_cuts_only_between_top_level_definitions(bodies, decorated, tid):
     defs, starts = [], []
     pos = 0
     for k, n in enumerate(bodies):
-        src = ("# helper number %d\n" % k) + ("@cache\n" if decorated[k] else "")
+        src = f"# helper number {k}\n" + ("@cache\n" if decorated[k] else "")
         src += (
             f"def f{k}(x):\n" + "".join(f"    x = x * {i} + {k}\n" for i in range(n)) + "    return x\n\n\n"
         )

@@ -14,8 +14,8 @@ from tokenizer_core import tokenizer_from_hf_json
 from tokenizer_core.chunking.costs import (
     count_texts,
     cut_rule,
-    fit_prefix,
     first_safe_cut,
+    fit_prefix,
     is_safe_cut,
     last_safe_cut,
     safe_cuts,

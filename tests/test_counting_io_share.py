@@ -68,7 +68,7 @@ def test_csv_has_a_header_and_one_line_per_tokenizer():
     "data, expected",
     [
         ("plain ✓".encode(), "plain ✓"),
-        (codecs.BOM_UTF8 + "bom".encode(), "bom"),
+        (codecs.BOM_UTF8 + b"bom", "bom"),
         (codecs.BOM_UTF16_LE + "utf16 ✓".encode("utf-16-le"), "utf16 ✓"),
         (codecs.BOM_UTF16_BE + "be".encode("utf-16-be"), "be"),
     ],

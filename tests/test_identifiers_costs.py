@@ -8,7 +8,6 @@ import io
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core.identifiers.greedy import GreedyTokenizer
 from tokenizer_core.identifiers import (
     KIND_PRIORITY,
     analyse_identifiers,
@@ -25,6 +24,7 @@ from tokenizer_core.identifiers import (
     token_cuts,
     word_alignment,
 )
+from tokenizer_core.identifiers.greedy import GreedyTokenizer
 
 REAL = ["o200k_base", "cl100k_base", "llama3"]
 SEED_CODE = "def calculate_total(items):\n    return getUserById(id) + response.json() + qx9_zz\n"

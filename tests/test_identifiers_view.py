@@ -8,15 +8,6 @@ import altair as alt
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core.identifiers.charts import (
-    indentation_chart,
-    kind_share_chart,
-    layout_breakdown_chart,
-    rewrite_chart,
-    style_tokens_chart,
-    top_identifiers_chart,
-)
-from tokenizer_core.identifiers.greedy import GreedyTokenizer
 from tokenizer_core.identifiers import (
     analyse_identifiers,
     code_heatmap_html,
@@ -31,6 +22,15 @@ from tokenizer_core.identifiers import (
     split_table_html,
     style_summary,
 )
+from tokenizer_core.identifiers.charts import (
+    indentation_chart,
+    kind_share_chart,
+    layout_breakdown_chart,
+    rewrite_chart,
+    style_tokens_chart,
+    top_identifiers_chart,
+)
+from tokenizer_core.identifiers.greedy import GreedyTokenizer
 
 PAYLOAD = "<img src=x onerror=alert(1)>"
 

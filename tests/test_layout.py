@@ -102,10 +102,7 @@ def _runtime_imports(path: Path) -> set[str]:
     """Absolute `tokenizer_core.*` modules that `path` imports outside `if TYPE_CHECKING:`."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = ".".join(("tokenizer_core", *path.relative_to(CORE).with_suffix("").parts))
-    if path.name != "__init__.py":
-        package = package.rpartition(".")[0]
-    else:
-        package = package.removesuffix(".__init__")
+    package = package.removesuffix(".__init__") if path.name == "__init__.py" else package.rpartition(".")[0]
     skip: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):

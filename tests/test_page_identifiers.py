@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core.identifiers.greedy import SEED_VOCAB
 from tokenizer_core.identifiers import load_code_file, load_code_sample
+from tokenizer_core.identifiers.greedy import SEED_VOCAB
 
 PAGE = "app_pages/identifiers.py"
 

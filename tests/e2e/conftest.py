@@ -60,7 +60,7 @@ def streamlit_server() -> Iterator[str]:
     """`streamlit run streamlit_app.py` on a free localhost port; yields its URL once healthy."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-e2e-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-e2e-", suffix=".log", delete=False)  # noqa: SIM115 (open while the server runs)
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
          "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
@@ -142,9 +142,11 @@ class AppPage:
             msg = self._ForwardMsg.FromString(bytes(payload))
         except self._DecodeError:
             return
-        if msg.WhichOneof("type") == "script_finished":
-            if msg.script_finished != self._ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                self.finished += 1
+        if (
+            msg.WhichOneof("type") == "script_finished"
+            and msg.script_finished != self._ForwardMsg.FINISHED_EARLY_FOR_RERUN
+        ):
+            self.finished += 1
 
     def run(self, action: Callable[[], object], timeout_s: float = 60.0) -> None:
         """Do `action` and wait until the rerun it causes has finished and is drawn."""

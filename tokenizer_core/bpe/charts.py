@@ -57,6 +57,7 @@ def training_chart(model: BPEModel, *, measure: str, step: int | None = None) ->
     title = "Vocabulary size" if measure == "vocabulary size" else "Corpus length in tokens"
     rule = _step_rule(step)
     chart = line + rule if rule is not None else alt.layer(line)
+    assert isinstance(chart, alt.LayerChart)  # layering two plain charts gives a LayerChart
     return chart.properties(height=220, title=title)
 
 
@@ -87,6 +88,7 @@ def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = F
     marks = base.mark_bar(color="#1a7f37") if few else base.mark_line(color="#1a7f37")
     rule = _step_rule(step)
     chart = marks + rule if rule is not None else alt.layer(marks)
+    assert isinstance(chart, alt.LayerChart)  # layering two plain charts gives a LayerChart
     return chart.properties(height=220, title="Count of each merge")
 
 

@@ -232,7 +232,7 @@ def encode_pieces(
         n_bytes = len(raw)
 
         def char_at(b: int) -> int:
-            return start + byte_char[min(b, n_bytes)]
+            return start + byte_char[min(b, n_bytes)]  # noqa: B023 (used only in this iteration)
 
         if trace and fired:
             lens = [_sym_len(enc, t) for t in start_ids]
@@ -361,7 +361,7 @@ def tiktoken_ranks(model: BPEModel) -> dict[bytes, int]:
     reason = tiktoken_problem(model)
     if reason:
         raise BPEError(f"this model cannot be exported to tiktoken: {reason}")
-    ranks = {sym: i for i, sym in enumerate(model.vocab)}
+    ranks = {sym: i for i, sym in enumerate(model.vocab) if isinstance(sym, bytes)}  # others: refused below
     if len(ranks) != len(model.vocab) or any(not isinstance(s, bytes) for s in ranks):
         raise BPEError("the vocabulary has a repeated or non-byte token; retrain with byte-level symbols")
     try:

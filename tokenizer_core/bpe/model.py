@@ -38,14 +38,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal, Union
+from typing import Literal
 
 import regex
 
 from ..tokenizers.encoders import split_for_batch
 from ..tokenizers.patterns import PATTERNS
 
-Symbol = Union[str, bytes]
+Symbol = str | bytes
 TieBreak = Literal["smallest", "largest", "first"]
 
 WHITESPACE = "whitespace"

@@ -181,7 +181,7 @@ def count_parts(tokenizer: Tokenizer, parts: Sequence[ChatPart]) -> int:
     """Tokens of a rendered request: each special token is one id, the text between them is
     encoded as ordinary text (specials split a prompt, so this equals encoding it whole)."""
     specials = tokenizer.special_tokens
-    total, run = 0, []
+    total, run = 0, list[str]()
     for part in parts:
         if part.kind == "special":
             if part.text not in specials:

@@ -208,7 +208,7 @@ def alone_splits(
     out: dict[str, tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]] = {}
     encoding = getattr(tok, "encoding", None) if isinstance(tok, TiktokenTokenizer) else None
     fast = [n for n in names if n.isascii()] if encoding is not None else []
-    if fast:
+    if fast and encoding is not None:
         piece_of = encoding.decode_single_token_bytes
         encode = encoding.encode_ordinary  # names are short: a thread-pool batch costs more than it saves
         cache: dict[int, str] = {}

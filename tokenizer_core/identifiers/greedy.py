@@ -131,8 +131,7 @@ def _split_chunk(chunk: str, known: frozenset[str], longest: int, offset: int) -
     lowered = chunk.lower()
     while i < len(chunk):
         tried = 0
-        for j in range(min(len(chunk), i + longest), i, -1):
-            tried += 1
+        for tried, j in enumerate(range(min(len(chunk), i + longest), i, -1), start=1):
             if lowered[i:j] in known:
                 steps.append(GreedyStep(chunk, offset + i, chunk[i:j], True, tried))
                 i = j

@@ -604,9 +604,7 @@ def _field(code: str, i: int, end: int, spans: list[tuple[int, int]]) -> int:
         elif c in "'\"":
             k = code.find(c, j + 1, end)
             j = end if k < 0 else k
-        elif depth == 0 and c == "!" and code[j + 1 : j + 2] != "=":
-            break
-        elif depth == 0 and c == ":":
+        elif depth == 0 and (c == ":" or (c == "!" and code[j + 1 : j + 2] != "=")):
             break
         j += 1
     spans.append((i, j))
@@ -1191,7 +1189,7 @@ class _Shell:
 
 # ------------------------------------------------------------------ entry point
 
-_SCANNERS: dict[str, Callable[[_Out, Language], object]] = {
+_SCANNERS: dict[str, Callable[[_Out, Language], _CLike | _Shell]] = {
     "sql": _Sql,
     "shell": _Shell,
 }

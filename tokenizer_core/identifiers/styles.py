@@ -88,7 +88,7 @@ def _merge_digits(pieces: list[tuple[int, int]], part: str) -> list[tuple[int, i
             continue
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
         lower_follows = nxt is not None and bool(_LOWER_START.match(part[nxt[0]]))
-        if lower_follows:
+        if lower_follows and nxt is not None:
             prev = out[-1] if out else None
             if prev and prev[1] == s and prev[1] - prev[0] == 1 and part[prev[0]].isalpha():
                 out[-1] = (prev[0], nxt[1])  # numeronym: i18n, k8s

@@ -178,7 +178,7 @@ _SCRIPTS: tuple[tuple[str, str, str, bool, bool], ...] = (
     ("Cherokee", "Cherokee", "Cher", False, True),
 )
 _SCRIPT_RES = {name: regex.compile(rf"\p{{Script={name}}}") for name, *_ in _SCRIPTS}
-_SCRIPT_INFO = {name: rest for name, *rest in _SCRIPTS}
+_SCRIPT_INFO = {name: (display, code, rtl, spaced) for name, display, code, rtl, spaced in _SCRIPTS}
 
 
 @lru_cache(maxsize=65_536)
@@ -703,18 +703,18 @@ class TokenizerSummary:
 
 def summarize(rows: Sequence[LanguageRow]) -> list[TokenizerSummary]:
     """Per tokenizer: median premium over the non-base languages, and the extremes."""
-    by_tok: dict[str, list[LanguageRow]] = {}
+    by_tok: dict[str, list[tuple[LanguageRow, float]]] = {}
     for r in rows:
         if r.premium is not None and not r.is_base:
-            by_tok.setdefault(r.tokenizer_id, []).append(r)
+            by_tok.setdefault(r.tokenizer_id, []).append((r, r.premium))
     out = []
     for tid, rs in by_tok.items():
-        hi = max(rs, key=lambda r: r.premium)
-        lo = min(rs, key=lambda r: r.premium)
+        hi, hi_premium = max(rs, key=lambda rp: rp[1])
+        lo, lo_premium = min(rs, key=lambda rp: rp[1])
         out.append(
             TokenizerSummary(
-                tid, rs[0].tokenizer, statistics.median(r.premium for r in rs),
-                hi.language, hi.premium, lo.language, lo.premium, len(rs),
+                tid, rs[0][0].tokenizer, statistics.median(p for _, p in rs),
+                hi.language, hi_premium, lo.language, lo_premium, len(rs),
             )
         )  # fmt: skip
     return out

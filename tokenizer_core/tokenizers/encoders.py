@@ -22,6 +22,8 @@ from .segments import Segment, remap_segments, segments_from_offsets, segments_f
 
 if TYPE_CHECKING:
     import numpy as np
+    import tiktoken
+    import tokenizers
 
 # Texts from this many characters up are encoded by the native engine when a tokenizer has one.
 NATIVE_MIN_CHARS = 500_000
@@ -170,7 +172,7 @@ class TiktokenTokenizer(Tokenizer):
     def __init__(
         self,
         info: TokenizerInfo,
-        encoding: "tiktoken.Encoding",  # noqa: F821
+        encoding: tiktoken.Encoding,
         *,
         normalize_nfc: bool = False,
         newline_safe: bool = True,
@@ -215,7 +217,7 @@ class TiktokenTokenizer(Tokenizer):
                     self._native = engine if ok else None
         return self._native
 
-    def _native_arrays(self, pieces: Sequence[str], engine: Any = None) -> "list[np.ndarray] | None":
+    def _native_arrays(self, pieces: Sequence[str], engine: Any = None) -> list[np.ndarray] | None:
         """Ordinary ids of each (prepared) piece, encoded in parallel by the native engine; None
         without an engine. Its batch call would turn special-token text into the special token,
         so pieces holding such text are encoded by tiktoken instead."""
@@ -241,7 +243,7 @@ class TiktokenTokenizer(Tokenizer):
         )
         return [next(other) if sp else next(native) for sp in special]
 
-    def ordinary_id_arrays(self, pieces: Sequence[str]) -> list["np.ndarray"]:
+    def ordinary_id_arrays(self, pieces: Sequence[str]) -> list[np.ndarray]:
         """Ordinary token ids of each piece as int64 arrays, encoded in parallel.
 
         Pieces are encoded as given: no NFC normalisation (callers check it) and special-token
@@ -365,7 +367,7 @@ def _gpt2_byte_decoder() -> dict[str, int]:
 class HFTokenizer(Tokenizer):
     """A Hugging Face `tokenizers.Tokenizer` loaded from a `tokenizer.json`."""
 
-    def __init__(self, info: TokenizerInfo, tokenizer: "tokenizers.Tokenizer") -> None:  # noqa: F821
+    def __init__(self, info: TokenizerInfo, tokenizer: tokenizers.Tokenizer) -> None:
         self.info = info
         self.tokenizer = tokenizer
         added = tokenizer.get_added_tokens_decoder()
