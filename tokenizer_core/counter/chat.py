@@ -9,7 +9,8 @@ Two kinds of format:
 
 * rendered: the exact prompt the model's published chat template produces, tokenized by the
   model's tokenizer (special tokens as their ids, everything else as ordinary text, so a user's
-  ``<|eot_id|>`` stays text). Llama 3, Qwen and Mistral Tekken.
+  ``<|eot_id|>`` stays text). Llama 3, Qwen, Mistral Tekken, gpt-oss (harmony, see
+  tokenizer_core.harmony) and DeepSeek V4.
 * rule: OpenAI does not publish the rendered format of its chat models; it documents a
   counting rule in the OpenAI Cookbook ("How to count tokens with tiktoken"): 3 tokens per
   message, plus the tokens of the role, plus 3 that prime the reply. o200k_base, cl100k_base.
@@ -35,7 +36,10 @@ class ChatPart:
     """A piece of a rendered request: a special token, format text, or a message's own text."""
 
     text: str
-    kind: str  # "special" | "format" | "system" | "user" (the last two: the messages' own text)
+    kind: str  # "special" | "format" | "system" | "user" | ... (a role: the messages' own text)
+    # Tokenized on its own, not joined with neighbouring text (harmony encodes each header piece
+    # separately, so "assistant" + " to=functions.f" may cut differently from the joined text).
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,28 @@ def _qwen25(user: str, system: str) -> list[ChatPart]:
     return out + _chatml_message("user", user) + _CHATML_REPLY
 
 
+def _harmony(user: str, system: str) -> list[ChatPart]:
+    from .harmony import harmony_request
+
+    return harmony_request(user, system)
+
+
+def _deepseek_v4(user: str, system: str, *, thinking: bool) -> list[ChatPart]:
+    """DeepSeek V4 (encoding_dsv4's encode_messages): BOS, the system text as is, the user turn,
+    then the reply's start: ``</think>`` in chat mode, ``<think>`` in thinking mode."""
+    out = [_special("<｜begin▁of▁sentence｜>")]
+    if system:
+        out.append(ChatPart(system, "system"))
+    reply = "<think>" if thinking else "</think>"
+    return [
+        *out,
+        _special("<｜User｜>"),
+        ChatPart(user, "user"),
+        _special("<｜Assistant｜>"),
+        _special(reply),
+    ]
+
+
 def _mistral_v3(user: str, system: str) -> list[ChatPart]:
     """Mistral instruct v3 with Tekken: the system message goes before the last user message."""
     user_part = ChatPart(user, "user")
@@ -146,6 +172,9 @@ def _mistral_v3(user: str, system: str) -> list[ChatPart]:
 
 _RENDER = {
     "llama3": _llama3, "llama31": _llama31, "qwen3": _qwen3, "qwen25": _qwen25, "mistral_v3": _mistral_v3,
+    "harmony": _harmony,
+    "deepseek_v4": lambda user, system: _deepseek_v4(user, system, thinking=False),
+    "deepseek_v4_thinking": lambda user, system: _deepseek_v4(user, system, thinking=True),
 }  # fmt: skip
 
 _COOKBOOK = "OpenAI Cookbook, 'How to count tokens with tiktoken' (num_tokens_from_messages)"
@@ -165,6 +194,16 @@ CHAT_FORMATS: dict[str, ChatFormat] = {
                    "the chat_template of Qwen2.5-Instruct's tokenizer_config.json", rendered=True),
         ChatFormat("mistral_v3", "Mistral instruct v3 (Tekken)", ("tekken",), "Mistral NeMo, Pixtral 12B",
                    "mistral-common's InstructTokenizerV3 (checked against it in the tests)", rendered=True),
+        ChatFormat("harmony", "Harmony (gpt-oss)", ("o200k_harmony",), "gpt-oss-20b, gpt-oss-120b",
+                   "OpenAI's harmony format: default system message (reasoning: medium), your system "
+                   "message as developer instructions (checked against openai-harmony in the tests)",
+                   rendered=True),
+        ChatFormat("deepseek_v4", "DeepSeek V4 (thinking off)", ("deepseek_v4",),
+                   "DeepSeek-V4-Pro, DeepSeek-V4-Flash",
+                   "encode_messages of DeepSeek V4's encoding_dsv4.py, chat mode", rendered=True),
+        ChatFormat("deepseek_v4_thinking", "DeepSeek V4 (thinking)", ("deepseek_v4",),
+                   "DeepSeek-V4-Pro, DeepSeek-V4-Flash",
+                   "encode_messages of DeepSeek V4's encoding_dsv4.py, thinking mode", rendered=True),
     )
 }  # fmt: skip
 
@@ -183,10 +222,11 @@ def count_parts(tokenizer: Tokenizer, parts: Sequence[ChatPart]) -> int:
     specials = tokenizer.special_tokens
     total, run = 0, list[str]()
     for part in parts:
-        if part.kind == "special":
-            if part.text not in specials:
+        if part.kind == "special" or part.alone:
+            if part.kind == "special" and part.text not in specials:
                 raise KeyError(f"{tokenizer.info.name} has no special token {part.text!r}")
-            total += 1 + (tokenizer.count("".join(run)) if run else 0)
+            total += 1 if part.kind == "special" else tokenizer.count(part.text)
+            total += tokenizer.count("".join(run)) if run else 0
             run = []
         else:
             run.append(part.text)

@@ -365,13 +365,25 @@ def _gpt2_byte_decoder() -> dict[str, int]:
 
 
 class HFTokenizer(Tokenizer):
-    """A Hugging Face `tokenizers.Tokenizer` loaded from a `tokenizer.json`."""
+    """A Hugging Face `tokenizers.Tokenizer` loaded from a `tokenizer.json`.
 
-    def __init__(self, info: TokenizerInfo, tokenizer: tokenizers.Tokenizer) -> None:
+    `added_are_special`: treat every added token as a special token (shown and counted as one),
+    for vocabularies whose non-special added tokens are chat-format markers (DeepSeek's
+    ``<｜User｜>``). tokenizers matches such tokens in any text, so a user's ``<think>`` is one
+    token either way, as in the model's own tokenizer.
+    """
+
+    def __init__(
+        self,
+        info: TokenizerInfo,
+        tokenizer: tokenizers.Tokenizer,
+        *,
+        added_are_special: bool = False,
+    ) -> None:
         self.info = info
         self.tokenizer = tokenizer
         added = tokenizer.get_added_tokens_decoder()
-        self._special = {tok.content: tid for tid, tok in added.items() if tok.special}
+        self._special = {tok.content: tid for tid, tok in added.items() if tok.special or added_are_special}
         self._special_ids = frozenset(self._special.values())
         self._byte_level = '"ByteLevel"' in tokenizer.to_str()[:200_000]
         self._byte_decoder = _gpt2_byte_decoder() if self._byte_level else {}

