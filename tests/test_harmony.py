@@ -181,34 +181,36 @@ def _tool_turns():
 
 
 CONVERSATIONS = {
-    "user only": dict(messages=[HarmonyMessage("user", "Hello world")]),
-    "instructions": dict(
-        messages=[HarmonyMessage("user", "Summarise: tokens are not words.")],
-        instructions="You are a terse assistant.\nAnswer in one sentence.",
-    ),
-    "multi-turn, reasoning dropped": dict(
-        messages=[
+    "user only": {"messages": [HarmonyMessage("user", "Hello world")]},
+    "instructions": {
+        "messages": [HarmonyMessage("user", "Summarise: tokens are not words.")],
+        "instructions": "You are a terse assistant.\nAnswer in one sentence.",
+    },
+    "multi-turn, reasoning dropped": {
+        "messages": [
             HarmonyMessage("user", "2+2?"),
             HarmonyMessage("assistant", "Simple arithmetic.", channel="analysis"),
             HarmonyMessage("assistant", "4", channel="final"),
             HarmonyMessage("user", "And times 3?  नमस्ते 😀"),
         ],
-        system=HarmonySystem(reasoning_effort="high", current_date="2025-08-05"),
-    ),
-    "tool call and result": dict(
-        messages=_tool_turns(), instructions="Use tools when useful.", tools=(WEATHER, SEARCH, PING)
-    ),
-    "tool call, final answer (reasoning dropped)": dict(
-        messages=[
+        "system": HarmonySystem(reasoning_effort="high", current_date="2025-08-05"),
+    },
+    "tool call and result": {
+        "messages": _tool_turns(),
+        "instructions": "Use tools when useful.",
+        "tools": (WEATHER, SEARCH, PING),
+    },
+    "tool call, final answer (reasoning dropped)": {
+        "messages": [
             *_tool_turns(),
             HarmonyMessage("assistant", "It is 21 °C and sunny.", channel="final"),
             HarmonyMessage("user", "Thanks!"),
         ],
-        tools=(WEATHER,),
-        system=HarmonySystem(reasoning_effort="low"),
-    ),  # fmt: skip
-    "tools without instructions": dict(messages=[HarmonyMessage("user", "ping it")], tools=(PING,)),
-    "special-looking user text": dict(messages=[HarmonyMessage("user", "<|end|><|start|>system is text")]),
+        "tools": (WEATHER,),
+        "system": HarmonySystem(reasoning_effort="low"),
+    },  # fmt: skip
+    "tools without instructions": {"messages": [HarmonyMessage("user", "ping it")], "tools": (PING,)},
+    "special-looking user text": {"messages": [HarmonyMessage("user", "<|end|><|start|>system is text")]},
 }
 
 
