@@ -208,7 +208,7 @@ CONVERSATIONS = {
         ],
         "tools": (WEATHER,),
         "system": HarmonySystem(reasoning_effort="low"),
-    },  # fmt: skip
+    },
     "tools without instructions": {"messages": [HarmonyMessage("user", "ping it")], "tools": (PING,)},
     "special-looking user text": {"messages": [HarmonyMessage("user", "<|end|><|start|>system is text")]},
 }
