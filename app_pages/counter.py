@@ -10,6 +10,7 @@ import streamlit as st
 from tokenizer_core import (
     BUILTINS,
     CONTEXT_WINDOWS,
+    NO_PUBLIC_TOKENIZER,
     CountRow,
     Segment,
     Tokenizer,
@@ -308,6 +309,11 @@ def about_tokenizers() -> None:
         st.caption(
             "Counts are of the text alone. A chat API adds tokens per message for roles and "
             'separators: switch on "Count as a chat request" to see how many, per model family.'
+        )
+        st.caption(
+            "Not here, on purpose: "
+            + " ".join(escape_markdown(f"{name}: {why}") for name, why in NO_PUBLIC_TOKENIZER.items())
+            + " Any number shown for them would be a guess."
         )
 
 

@@ -16,16 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
-from tokenizer_core import count_chat, count_chats, registry
-from tokenizer_core.chat import count_parts
-from tokenizer_core.harmony import (
+from tokenizer_core import count_chat, count_chats
+from tokenizer_core.tokenizers import registry
+from tokenizer_core.counter.chat import count_parts
+from tokenizer_core.counter.harmony import (
     HarmonyMessage,
     HarmonySystem,
     HarmonyTool,
     harmony_parts,
     schema_to_typescript,
 )
-from tokenizer_core.vocab import tiktoken_blob
+from tokenizer_core.tokenizers.vocab import tiktoken_blob
 
 oh = pytest.importorskip("openai_harmony")
 

@@ -9,6 +9,7 @@ import streamlit as st
 from tokenizer_core import (
     DEFAULT_IDS,
     MAX_TEXT_BYTES,
+    NO_PUBLIC_TOKENIZER,
     PATTERNS,
     TEXT_EXTENSIONS,
     InputError,
@@ -29,6 +30,13 @@ from .state import (
 )
 
 
+PICKER_HELP = (
+    "Built-in tokenizers work offline. Add your own in the sidebar. "
+    + " ".join(f"{name.split(' (')[0]}: no public tokenizer; its API counts tokens." for name in NO_PUBLIC_TOKENIZER)
+    + " No count is shown for them here."
+)
+
+
 def tokenizer_select(
     key: str,
     *,
@@ -39,7 +47,7 @@ def tokenizer_select(
 ) -> list[str] | str | None:
     """Pick built-in or session tokenizers. Returns ids (a list, or one id if `multi=False`)."""
     options = [i.id for i in tokenizer_infos()]
-    help = help or "Built-in tokenizers work offline. Add your own in the sidebar."
+    help = help or PICKER_HELP
     # The choice lives in session state (set here, never also passed as a default), so ids that
     # no longer exist (a removed upload) are dropped without Streamlit's default/state warning.
     if multi:

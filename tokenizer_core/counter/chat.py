@@ -10,7 +10,7 @@ Two kinds of format:
 * rendered: the exact prompt the model's published chat template produces, tokenized by the
   model's tokenizer (special tokens as their ids, everything else as ordinary text, so a user's
   ``<|eot_id|>`` stays text). Llama 3, Qwen, Mistral Tekken, gpt-oss (harmony, see
-  tokenizer_core.harmony) and DeepSeek V4.
+  tokenizer_core.counter.harmony) and DeepSeek V4.
 * rule: OpenAI does not publish the rendered format of its chat models; it documents a
   counting rule in the OpenAI Cookbook ("How to count tokens with tiktoken"): 3 tokens per
   message, plus the tokens of the role, plus 3 that prime the reply. o200k_base, cl100k_base.

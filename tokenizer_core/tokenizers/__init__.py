@@ -24,9 +24,11 @@ from .patterns import PATTERNS, Pattern
 from .registry import (
     BUILTINS,
     DEFAULT_IDS,
+    NO_PUBLIC_TOKENIZER,
     TokenizerUnavailable,
     builtin_infos,
     load_builtin,
+    model_index,
     tokenizer_from_encoding,
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
@@ -50,6 +52,7 @@ __all__ = [
     "Tokenizer", "TokenizerInfo", "TokenizerUnavailable", "VocabularyError", "builtin_infos",
     "clean_text", "load_builtin", "split_for_batch", "tokenizer_from_encoding",
     "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes", "view_windows",
+    "NO_PUBLIC_TOKENIZER", "model_index",
     # segments and token HTML
     "Segment", "boundary_offsets", "escape_markdown", "legend_html", "markdown_code",
     "segments_from_pieces", "segments_html", "token_background", "token_count", "token_hue",

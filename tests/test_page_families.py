@@ -1,0 +1,92 @@
+"""gpt-oss (o200k_harmony) and DeepSeek V4 on every page, headless (AppTest), with real numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import builtin
+from tokenizer_core import (
+    chunk_text,
+    count_chat,
+    language_table,
+    load_chunk_sample,
+    load_parallel_sample,
+    summarize,
+)
+
+NEW = ["o200k_harmony", "deepseek_v4"]
+LABELS = {"o200k_harmony": "o200k_harmony (gpt-oss)", "deepseek_v4": "DeepSeek V4"}
+
+
+def ok(at):
+    assert not at.exception, at.exception
+    return at
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label.replace("\\", ""): m.value for m in at.metric}
+
+
+def test_counter_counts_and_chat_formats(app):
+    text = "Where is my order #90210? It was due on Monday. 注文はどこ？"
+    ok(app.text_area(key="counter_text").input(text).run())
+    ok(app.multiselect(key="counter_tokenizers").set_value(NEW).run())
+    shown = metrics(app)
+    for tid in NEW:
+        assert shown[LABELS[tid]] == f"{builtin(tid).count(text):,}"
+    # the picker says plainly that Claude and Gemini have no public tokenizer
+    assert "Claude: no public tokenizer" in app.multiselect(key="counter_tokenizers").help
+    ok(app.toggle(key="counter_chat").set_value(True).run())
+    ok(app.text_area(key="counter_system").input("You are a support agent.").run())
+    table = next(df.value for df in app.dataframe if "overhead" in df.value.columns)
+    assert list(table["format"]) == [
+        "Harmony (gpt-oss)",
+        "DeepSeek V4 (thinking off)",
+        "DeepSeek V4 (thinking)",
+    ]
+    for row, (tid, fid) in zip(
+        table.itertuples(),
+        [
+            ("o200k_harmony", "harmony"),
+            ("deepseek_v4", "deepseek_v4"),
+            ("deepseek_v4", "deepseek_v4_thinking"),
+        ],
+    ):
+        assert row.total == count_chat(builtin(tid), text, "You are a support agent.", format_id=fid).total
+    codes = [c.value for c in app.code]
+    assert any(c.startswith("<|start|>system<|message|>You are ChatGPT") for c in codes)
+    assert any("<｜User｜>⟨your text⟩<｜Assistant｜><think>" in c for c in codes)
+
+
+def test_languages_page_shows_their_premium(app):
+    ok(app.switch_page("app_pages/languages.py").run())
+    ok(app.multiselect(key="languages_tokenizers").set_value(NEW).run())
+    rows = language_table(load_parallel_sample(), [builtin(t) for t in NEW], base="en")
+    expected = {s.tokenizer: f"{s.median_premium:.2f}×" for s in summarize(rows)}
+    shown = metrics(app)
+    for tid in NEW:
+        assert shown[LABELS[tid]] == expected[LABELS[tid]]
+
+
+def test_identifiers_page_counts_with_them(app):
+    from tokenizer_core.identifiers import load_code_sample
+
+    ok(app.switch_page("app_pages/identifiers.py").run())
+    ok(app.multiselect(key="identifiers_tokenizers").set_value(NEW).run())
+    text, _ = load_code_sample("Python: inventory service")
+    table = next(df.value for df in app.dataframe if "identifier" in df.value.columns)
+    row = table[table["identifier"] == "calculate_total"].iloc[0]
+    for tid in NEW:
+        assert metrics(app)[f"{LABELS[tid]} tokens"] == f"{builtin(tid).count(text):,}"
+        assert row[f"{tid} tokens"] == builtin(tid).count("calculate_total")
+
+
+@pytest.mark.parametrize("tid", NEW)
+def test_chunks_page_chunks_in_their_tokens(app, tid):
+    ok(app.switch_page("app_pages/chunks.py").run())
+    text = load_chunk_sample("prose")
+    ok(app.text_area(key="chunks_text").input(text).run())
+    ok(app.selectbox(key="chunks_tokenizer").set_value(tid).run())
+    result = chunk_text(text, builtin(tid), strategy="markdown", size=128)
+    assert metrics(app)["Chunks"] == f"{len(result.chunks):,}"
+    assert metrics(app)["Max tokens"] == f"{max(c.tokens for c in result.chunks):,}"
