@@ -354,7 +354,7 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 201_088,
                 f"{_QT}, quicktok/data/o200k.vocab (o200k_base's ranks, official sha256 "
                 "446a9538...) plus the harmony special tokens as tiktoken 0.14.0 defines them",
-                "Apache-2.0 (gpt-oss) / MIT (tiktoken)",
+                _OPENAI_LICENSE,
                 notes="Same ordinary tokens as o200k_base: plain text counts are identical; the "
                 "harmony chat format adds its own tokens.",
             ),
