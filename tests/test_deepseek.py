@@ -159,3 +159,33 @@ def test_both_modes_on_the_counter(tok):
     assert [c.format.id for c in counts] == ["deepseek_v4", "deepseek_v4_thinking"]
     assert chat_template_text(counts[1].parts).endswith("<｜Assistant｜><think>")
     assert all(c.overhead == 4 for c in counts)  # BOS, <｜User｜>, <｜Assistant｜>, </think> or <think>
+
+
+_FRAGMENTS = [
+    "word",
+    " Word",
+    "\n",
+    "\n\n",
+    "  ",
+    "\t",
+    "123456",
+    "价格",
+    ".",
+    "!\n",
+    "é",
+    "😀",
+    " <think>",
+    "x\r\n",
+]
+
+
+@settings(max_examples=150)
+@given(st.lists(st.sampled_from(_FRAGMENTS) | st.text(max_size=6), max_size=60), st.integers(1, 40))
+def test_counting_in_pieces_equals_one_call(tok, parts, target):
+    """Large texts are counted in newline-cut pieces encoded in parallel: same total as one call."""
+    from tokenizer_core import split_for_batch
+
+    text = "".join(parts).encode("utf-8", "replace").decode("utf-8")
+    pieces = split_for_batch(text, target)
+    assert sum(tok.count_many(pieces)) == len(tok.encode(text))
+    assert sum(tok.count_many(pieces, allow_special=True)) == len(tok.encode(text, allow_special=True))

@@ -371,6 +371,11 @@ class HFTokenizer(Tokenizer):
     for vocabularies whose non-special added tokens are chat-format markers (DeepSeek's
     ``<｜User｜>``). tokenizers matches such tokens in any text, so a user's ``<think>`` is one
     token either way, as in the model's own tokenizer.
+
+    `newline_safe`: the pre-tokenizer never joins a lone newline after a non-space with the
+    letter that follows, and no added token contains one (see split_for_batch), so a large
+    text is counted in pieces encoded in parallel, with the ids of a single call. Only for
+    built-ins whose tests check it.
     """
 
     def __init__(
@@ -379,9 +384,11 @@ class HFTokenizer(Tokenizer):
         tokenizer: tokenizers.Tokenizer,
         *,
         added_are_special: bool = False,
+        newline_safe: bool = False,
     ) -> None:
         self.info = info
         self.tokenizer = tokenizer
+        self.newline_safe = newline_safe
         added = tokenizer.get_added_tokens_decoder()
         self._special = {tok.content: tid for tid, tok in added.items() if tok.special or added_are_special}
         self._special_ids = frozenset(self._special.values())
@@ -406,10 +413,19 @@ class HFTokenizer(Tokenizer):
     def encode(self, text: str, *, allow_special: bool = False) -> list[int]:
         return list(self._encode(text, allow_special).ids)
 
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        if self.newline_safe and len(text) > 200_000:
+            pieces = split_for_batch(clean_text(text))
+            if len(pieces) > 1:
+                return sum(self.count_many(pieces, allow_special=allow_special))
+        return len(self._encode(text, allow_special).ids)
+
     def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
         with self._lock:
             self.tokenizer.encode_special_tokens = not allow_special
-            encs = self.tokenizer.encode_batch([clean_text(t) for t in texts], add_special_tokens=False)
+            # counts need no offsets: the offset-free batch call is about 2x faster
+            batch = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
+            encs = batch([clean_text(t) for t in texts], add_special_tokens=False)
         return [len(e.ids) for e in encs]
 
     def decode(self, ids: Sequence[int]) -> str:

@@ -224,7 +224,9 @@ def _load_deepseek_v4(info: TokenizerInfo) -> Tokenizer:
         )
     # Every added token (<｜User｜>, <think>, ...) is a control token of the chat format: shown
     # and counted as one special token, as DeepSeek's own tokenizer matches them in any text.
-    return HFTokenizer(info, tokenizers.Tokenizer.from_str(data.decode("utf-8")), added_are_special=True)
+    return HFTokenizer(
+        info, tokenizers.Tokenizer.from_str(data.decode("utf-8")), added_are_special=True, newline_safe=True
+    )
 
 
 def _r50k_ranks(info: TokenizerInfo) -> Ranks:
