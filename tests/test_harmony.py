@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core import count_chat, count_chats
-from tokenizer_core.tokenizers import registry
 from tokenizer_core.counter.chat import count_parts
 from tokenizer_core.counter.harmony import (
     HarmonyMessage,
@@ -26,6 +25,7 @@ from tokenizer_core.counter.harmony import (
     harmony_parts,
     schema_to_typescript,
 )
+from tokenizer_core.tokenizers import registry
 from tokenizer_core.tokenizers.vocab import tiktoken_blob
 
 oh = pytest.importorskip("openai_harmony")

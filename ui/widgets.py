@@ -29,10 +29,11 @@ from .state import (
     tokenizer_label,
 )
 
-
 PICKER_HELP = (
     "Built-in tokenizers work offline. Add your own in the sidebar. "
-    + " ".join(f"{name.split(' (')[0]}: no public tokenizer; its API counts tokens." for name in NO_PUBLIC_TOKENIZER)
+    + " ".join(
+        f"{name.split(' (')[0]}: no public tokenizer; its API counts tokens." for name in NO_PUBLIC_TOKENIZER
+    )
     + " No count is shown for them here."
 )
 
