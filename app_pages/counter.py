@@ -186,7 +186,8 @@ def chat_section(text: str, toks: list[Tokenizer], window: int) -> None:
         )  # fmt: skip
         st.caption(
             "Your text is one user message; the request ends where the model's reply starts. "
-            "Message text always counts as ordinary text here, as a chat API treats it. "
+            "Message text always counts as ordinary text here, as a chat API treats it (DeepSeek V4's "
+            "tokenizer still reads its chat markers, such as `<think>`, as one token wherever they appear). "
             "Tools, images and names add more."
         )
         with st.expander("What each format adds", icon=":material/data_object:"):
@@ -300,6 +301,7 @@ def about_tokenizers() -> None:
                     {
                         "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
                         "Vocabulary": i.vocab_size, "Data source": i.source, "License": i.license,
+                        "Notes": i.notes,
                     }
                     for i in tokenizer_infos()
                 ]

@@ -372,7 +372,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "file sha256 8f9f37ca... pinned",
                 "MIT",
                 notes="Its 128,000 ordinary tokens are DeepSeek V3's (checked id by id); the special "
-                "tokens and the chat format are V4's own.",
+                "tokens and the chat format are V4's own. Chat markers such as <think> and <｜User｜> "
+                "are one token wherever they appear, as in DeepSeek's own tokenizer.",
             ),
             _load_deepseek_v4,
         ),
