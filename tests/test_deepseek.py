@@ -190,3 +190,29 @@ def test_counting_in_pieces_equals_one_call(tok, parts, target):
     pieces = split_for_batch(text, target)
     assert sum(tok.count_many(pieces)) == len(tok.encode(text))
     assert sum(tok.count_many(pieces, allow_special=True)) == len(tok.encode(text, allow_special=True))
+
+
+@settings(max_examples=100)
+@given(st.lists(st.sampled_from(_FRAGMENTS) | st.text(max_size=6), max_size=80))
+def test_token_units_from_ids_equal_the_segments(tok, parts):
+    """The chunker's fast path (ids + token byte lengths, no offsets) gives the units that the
+    tokenizer's own segments give."""
+    import numpy as np
+
+    from tokenizer_core.chunking.costs import fast_token_units
+
+    text = "".join(parts).encode("utf-8", "replace").decode("utf-8")
+    units = fast_token_units(tok, text)
+    assert units is not None and units.fast
+    segs = tok.segments(text)
+    assert units.ends.tolist() == [0, *(s.end for s in segs)]
+    assert units.cum.tolist() == [0, *np.cumsum([len(s.ids) for s in segs]).tolist()]
+
+
+@pytest.mark.parametrize("strategy", ["tokens", "recursive", "markdown"])
+def test_chunks_in_deepseek_tokens_pass_every_check(tok, strategy):
+    from tokenizer_core import check_chunks, chunk_text, long_document
+
+    text = long_document(60_000)
+    result = chunk_text(text, tok, strategy=strategy, size=200)
+    assert check_chunks(text, result.chunks, tok, size=200) == []

@@ -23,6 +23,7 @@ from ..tokenizers import patterns
 from ..tokenizers.encoders import (
     NATIVE_MIN_CHARS,
     SAFE_CUT,
+    HFTokenizer,
     TiktokenTokenizer,
     Tokenizer,
     clean_text,
@@ -57,8 +58,11 @@ def cut_rule(tokenizer: Tokenizer) -> str | None:
 
     "newline" (after any newline, before an ASCII letter) for the GPT-4-style patterns,
     "lone-newline" (the package rule of split_for_batch) for other newline-safe tiktoken
-    encodings, None (nowhere) for anything else.
+    encodings and newline-safe Hugging Face built-ins (DeepSeek V4, checked by a property test),
+    None (nowhere) for anything else.
     """
+    if isinstance(tokenizer, HFTokenizer):
+        return "lone-newline" if tokenizer.newline_safe else None
     if not (isinstance(tokenizer, TiktokenTokenizer) and tokenizer.newline_safe):
         return None
     pat = getattr(tokenizer.encoding, "_pat_str", None)
@@ -246,9 +250,49 @@ def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
     return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
 
 
+@functools.lru_cache(maxsize=4)
+def _hf_token_lengths(tokenizer: HFTokenizer) -> np.ndarray:
+    """UTF-8 length of every token id of a Hugging Face tokenizer (added tokens: their text)."""
+    out = np.zeros(tokenizer.n_vocab, dtype=np.int64)
+    if tokenizer.byte_level:  # one character of the byte alphabet per byte
+        for token, i in tokenizer.tokenizer.get_vocab(with_added_tokens=False).items():
+            out[i] = len(token)
+        for i in tokenizer.tokenizer.get_added_tokens_decoder():
+            out[i] = len(tokenizer.token_bytes(i))
+        return out
+    for i in range(tokenizer.n_vocab):
+        out[i] = len(tokenizer.token_bytes(i))
+    return out
+
+
+def _hf_units(tokenizer: HFTokenizer, text: str) -> TokenUnits | None:
+    """Units of a newline-safe Hugging Face tokenizer from ids and token byte lengths (no
+    offsets, no segments): the text in ~100 KB pieces, one batch call. None if the bytes of the
+    ids do not add up to the text (a normalising tokenizer): then the segments path is used."""
+    if not tokenizer.newline_safe:
+        return None
+    clean = clean_text(text)
+    pieces = split_for_batch(clean)
+    lengths = _hf_token_lengths(tokenizer)
+    parts = [_units_from_ids(ids, lengths, p) for ids, p in zip(tokenizer.ordinary_id_arrays(pieces), pieces)]
+    if any(p is None for p in parts):
+        return None
+    ends, cum = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    chars = tokens = 0
+    for piece, (char_ends, valid, n) in zip(pieces, parts):
+        ends.append(char_ends + chars)
+        cum.append(valid + (tokens + 1))
+        chars += len(piece)
+        tokens += n
+    return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
+
+
 def fast_token_units(tokenizer: Tokenizer, text: str) -> TokenUnits | None:
-    """Token units from one parallel pass of a tiktoken encoding, or None when that path does
-    not apply (another kind of tokenizer, or text its normalisation would change)."""
+    """Token units from one parallel pass of a tiktoken encoding (or a newline-safe Hugging Face
+    built-in), or None when that path does not apply (another kind of tokenizer, or text its
+    normalisation would change)."""
+    if isinstance(tokenizer, HFTokenizer):
+        return _hf_units(tokenizer, text)
     return _fast_units(tokenizer, text) if isinstance(tokenizer, TiktokenTokenizer) else None
 
 
@@ -288,10 +332,9 @@ def token_units(tokenizer: Tokenizer, text: str) -> TokenUnits:
     ``token_units(cl100k, "hello world").ends -> [0, 5, 11]``. Uses token byte lengths for
     tiktoken encodings (fast) and :meth:`Tokenizer.segments` otherwise.
     """
-    if isinstance(tokenizer, TiktokenTokenizer):
-        units = _fast_units(tokenizer, text)
-        if units is not None:
-            return units
+    units = fast_token_units(tokenizer, text)
+    if units is not None:
+        return units
     segs = tokenizer.segments(text)
     ends = np.fromiter((s.end for s in segs), dtype=np.int64, count=len(segs))
     counts = np.fromiter((len(s.ids) for s in segs), dtype=np.int64, count=len(segs))

@@ -398,6 +398,11 @@ class HFTokenizer(Tokenizer):
         self._lock = threading.Lock()
 
     @property
+    def byte_level(self) -> bool:
+        """True for a byte-level BPE (GPT-2's byte alphabet: one vocabulary character per byte)."""
+        return self._byte_level
+
+    @property
     def special_tokens(self) -> Mapping[str, int]:
         return dict(self._special)
 
@@ -427,6 +432,18 @@ class HFTokenizer(Tokenizer):
             batch = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
             encs = batch([clean_text(t) for t in texts], add_special_tokens=False)
         return [len(e.ids) for e in encs]
+
+    def ordinary_id_arrays(self, pieces: Sequence[str]) -> list[np.ndarray]:
+        """Token ids of each piece as int64 arrays (special-token text as text), one batch call
+        without offsets. ``ordinary_id_arrays(["hello world"])`` -> ``[array([33310, 2058])]``
+        for DeepSeek V4."""
+        import numpy as np
+
+        with self._lock:
+            self.tokenizer.encode_special_tokens = True
+            batch = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
+            encs = batch([clean_text(p) for p in pieces], add_special_tokens=False)
+        return [np.asarray(e.ids, dtype=np.int64) for e in encs]
 
     def decode(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode(list(ids), skip_special_tokens=False)
