@@ -1,0 +1,468 @@
+"""Heavy work in a bounded pool of worker processes: progress, cancel, and worker death handled.
+
+Pure-Python work (BPE training, lexing a huge file) holds the interpreter lock that every
+session of a Streamlit server shares. `JobPool` runs such work in a few worker processes
+(stdlib `ProcessPoolExecutor`, forkserver or spawn start, never fork from a threaded server)::
+
+    pool = JobPool(workers=1)
+    job = pool.submit(train_task, text, options)   # returns at once
+    job.progress                                   # Progress(fraction=0.4, text="Merge 400 of 1,000")
+    job.cancel()                                   # the job raises JobCancelled at its next report()
+    job.result(timeout=60)                         # the value, or JobCancelled / WorkerDied / its error
+
+A job function reports progress with `report(fraction, text)`; that call is also where a
+cancelled job stops (it raises JobCancelled). Outside a worker, `report` goes to the callback
+given to `reporting_to`, so the same function runs in-process for small inputs.
+
+Worker death (killed by the kernel for memory, a crash in native code, `kill -9`) breaks a
+`ProcessPoolExecutor` for every job in it. The pool then starts a new executor; the job whose
+worker died fails with WorkerDied (a clear message, and the user can simply run it again),
+while the other jobs that were queued or running are submitted again on the new executor, so
+other sessions only see a delay. A cancelled job that ignores its cancel for `kill_after`
+seconds (stuck in native code) has its worker killed the same way.
+
+This module never imports streamlit: the progress bar and Cancel button are the app's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing as mp
+import os
+import queue as queue_mod
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+_SLOTS = 4096  # cancel flags / worker pids, indexed by job id modulo this (max_pending is far lower)
+_REPORT_EVERY = 0.1  # seconds between two progress messages of one job
+
+
+class JobError(Exception):
+    """Base of the errors a job can end with besides its own exceptions."""
+
+
+class JobCancelled(JobError):
+    """The job was cancelled (by the user, or because their session ended)."""
+
+    def __init__(self, message: str = "The job was cancelled.") -> None:
+        super().__init__(message)
+
+
+class WorkerDied(JobError):
+    """The worker process running the job stopped unexpectedly (often: it ran out of memory)."""
+
+    def __init__(
+        self,
+        message: str = "The worker process doing this job stopped unexpectedly (it may have run out of "
+        "memory). Nothing else was affected: run it again, or with a smaller input.",
+    ) -> None:
+        super().__init__(message)
+
+
+class PoolBusy(JobError):
+    """Too many jobs are already waiting."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a job is: ``Progress(0.25, "Merge 250 of 1,000")``."""
+
+    fraction: float = 0.0
+    text: str = ""
+
+
+# ---------------------------------------------------------------- worker side
+
+_worker_queue: Any = None
+_worker_flags: Any = None
+_worker_pids: Any = None
+_current_slot: int | None = None
+_current_id: int | None = None
+_last_report = 0.0
+_local = threading.local()
+
+
+def _init_worker(progress_queue: Any, flags: Any, pids: Any, nice: int) -> None:
+    global _worker_queue, _worker_flags, _worker_pids
+    _worker_queue, _worker_flags, _worker_pids = progress_queue, flags, pids
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server stops the server, not jobs
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)  # interactive reruns in the server process get the cores first
+
+
+def _run_job(job_id: int, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+    global _current_slot, _current_id, _last_report
+    slot = job_id % _SLOTS
+    _worker_pids[slot] = os.getpid()
+    if _worker_flags[slot]:
+        raise JobCancelled()
+    _current_slot, _current_id, _last_report = slot, job_id, 0.0
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _current_slot = _current_id = None
+
+
+def cancelled() -> bool:
+    """True when the job running in this worker has been cancelled (always False in-process)."""
+    if _current_slot is not None:
+        return bool(_worker_flags[_current_slot])
+    check = getattr(_local, "cancelled", None)
+    return bool(check()) if check is not None else False
+
+
+def report(fraction: float, text: str = "") -> None:
+    """Report progress from inside a job; raises JobCancelled when the job was cancelled.
+
+    Cheap enough to call often: messages are sent at most every 0.1 s (and always at 1.0).
+    In-process (no worker), it calls the callback installed by `reporting_to`, if any.
+    """
+    global _last_report
+    if _current_slot is None:
+        callback = getattr(_local, "callback", None)
+        if callback is not None:
+            callback(Progress(min(1.0, max(0.0, fraction)), text))
+        if cancelled():
+            raise JobCancelled()
+        return
+    if _worker_flags[_current_slot]:
+        raise JobCancelled()
+    now = time.monotonic()
+    if now - _last_report >= _REPORT_EVERY or fraction >= 1.0:
+        _last_report = now
+        with contextlib.suppress(Exception):  # progress is best-effort; the result is what matters
+            _worker_queue.put_nowait((_current_id, min(1.0, max(0.0, fraction)), text))
+
+
+@contextlib.contextmanager
+def reporting_to(
+    callback: Callable[[Progress], None], *, is_cancelled: Callable[[], bool] | None = None
+) -> Iterator[None]:
+    """Run a job function in this thread with `report` going to `callback`."""
+    old = getattr(_local, "callback", None), getattr(_local, "cancelled", None)
+    _local.callback = callback
+    _local.cancelled = is_cancelled or (lambda: False)
+    try:
+        yield
+    finally:
+        _local.callback, _local.cancelled = old
+
+
+def _ping() -> int:
+    return os.getpid()
+
+
+# ---------------------------------------------------------------- main side
+
+
+class Job(Generic[T]):
+    """A submitted job. Thread-safe: read `progress`/`state`, call `cancel()` from any thread."""
+
+    def __init__(self, pool: JobPool, job_id: int, fn: Callable[..., T], args: tuple, kwargs: dict) -> None:
+        self.id = job_id
+        self.label = getattr(fn, "__name__", "job")
+        self.submitted = time.monotonic()
+        self.progress = Progress(0.0, "Waiting for a free worker...")
+        self.attempts = 0
+        self.cancel_requested: float | None = None
+        self._pool = pool
+        self._call = (fn, args, kwargs)
+        self._outer: Future[T] = Future()
+        self._inner: Future | None = None
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def state(self) -> str:
+        """'queued', 'running', 'done', 'cancelled' or 'failed'."""
+        if self._outer.done():
+            exc = self._outer.exception()
+            return "done" if exc is None else "cancelled" if isinstance(exc, JobCancelled) else "failed"
+        return "running" if self._pool._pid_of(self) else "queued"
+
+    def done(self) -> bool:
+        return self._outer.done()
+
+    def cancel(self) -> None:
+        """Ask the job to stop. A queued job stops at once; a running one at its next report()."""
+        if self._outer.done() or self.cancel_requested is not None:
+            return
+        self.cancel_requested = time.monotonic()
+        self._pool._flags[self.id % _SLOTS] = 1
+        inner = self._inner
+        if inner is not None and inner.cancel():
+            self._finish(exc=JobCancelled())
+
+    def result(self, timeout: float | None = None) -> T:
+        """The job's value; raises JobCancelled, WorkerDied, TimeoutError or the job's own error."""
+        return self._outer.result(timeout)
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        return self._outer.exception(timeout)
+
+    def _finish(self, *, value: Any = None, exc: BaseException | None = None) -> None:
+        if self._outer.done():
+            return
+        self._call = (None, (), {})  # drop the input (it can be megabytes) as soon as it is not needed
+        self._pool._forget(self)
+        if exc is not None:
+            self._outer.set_exception(exc)
+        else:
+            self._outer.set_result(value)
+
+    def __repr__(self) -> str:
+        return f"Job({self.id}, {self.label}, {self.state}, {self.progress.fraction:.0%})"
+
+
+def default_workers() -> int:
+    """Pool size: `TW_WORKERS` if set, else one less than the cores (at least 1)."""
+    env = os.environ.get("TW_WORKERS", "").strip()
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise ValueError(f"TW_WORKERS must be a whole number, not {env!r}") from None
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _default_context() -> str:
+    method = os.environ.get("TW_START_METHOD", "").strip()
+    if method:
+        return method
+    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+
+
+class JobPool:
+    """A bounded pool of worker processes for heavy jobs.
+
+    `workers`: processes (default `default_workers()`); `max_pending`: jobs queued or running
+    at once before `submit` raises PoolBusy; `max_tasks_per_child`: a worker is replaced after
+    that many jobs, which gives the memory of big jobs back to the system; `nice`: the
+    workers' scheduling niceness (higher = yield the CPU to the server); `kill_after`: seconds
+    a cancelled job may keep running before its worker is killed.
+    """
+
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        max_pending: int = 32,
+        max_tasks_per_child: int | None = 8,
+        start_method: str | None = None,
+        nice: int = 10,
+        kill_after: float = 5.0,
+        retries: int = 1,
+    ) -> None:
+        self.workers = workers or default_workers()
+        self.max_pending = max(1, min(max_pending, _SLOTS // 2))
+        self.max_tasks_per_child = max_tasks_per_child
+        self.kill_after = kill_after
+        self.retries = retries
+        self.restarts = 0
+        self._ctx = mp.get_context(start_method or _default_context())
+        self._nice = nice
+        self._queue = self._ctx.Queue()
+        self._flags = self._ctx.RawArray("b", _SLOTS)
+        self._pids = self._ctx.RawArray("i", _SLOTS)
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+        self._jobs: dict[int, Job] = {}
+        self._procs: dict[int, Any] = {}  # pid -> multiprocessing.Process, to read exit codes
+        self._closed = False
+        self._executor = self._new_executor()
+        self._drainer = threading.Thread(target=self._drain, name="jobpool-progress", daemon=True)
+        self._drainer.start()
+
+    # ---------------------------------------------------------------- public
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Job[T]:
+        """Queue `fn(*args, **kwargs)` (a module-level function, picklable arguments)."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the job pool is shut down")
+            if len(self._jobs) >= self.max_pending:
+                raise PoolBusy(
+                    f"The server is busy: {len(self._jobs)} long jobs are already queued or running. "
+                    "Try again in a minute."
+                )
+            job: Job[T] = Job(self, next(self._ids), fn, args, kwargs)
+            self._flags[job.id % _SLOTS] = 0
+            self._pids[job.id % _SLOTS] = 0
+            self._jobs[job.id] = job
+            self._start(job)
+        return job
+
+    def active_jobs(self) -> list[Job]:
+        with self._lock:
+            return list(self._jobs.values())
+
+    def worker_pids(self) -> list[int]:
+        """The pids of the current worker processes (started lazily, so possibly fewer than `workers`)."""
+        with self._lock:
+            return list(getattr(self._executor, "_processes", {}) or {})
+
+    def warm_up(self) -> None:
+        """Start the worker processes now rather than at the first job."""
+        futures = [self._executor.submit(_ping) for _ in range(self.workers)]
+        for f in futures:
+            with contextlib.suppress(Exception):
+                f.result(timeout=60)
+
+    def shutdown(self, *, cancel: bool = True) -> None:
+        with self._lock:
+            self._closed = True
+            jobs = list(self._jobs.values())
+        if cancel:
+            for job in jobs:
+                job.cancel()
+        self._executor.shutdown(wait=True, cancel_futures=cancel)
+        self._queue.put(None)
+        self._drainer.join(timeout=5)
+
+    def __enter__(self) -> JobPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    # ---------------------------------------------------------------- internals
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=self._ctx,
+            initializer=_init_worker,
+            initargs=(self._queue, self._flags, self._pids, self._nice),
+            max_tasks_per_child=self.max_tasks_per_child,
+        )
+
+    def _start(self, job: Job) -> None:
+        """Submit `job` to the current executor (replacing it once if it is broken)."""
+        fn, args, kwargs = job._call
+        job.attempts += 1
+        self._pids[job.id % _SLOTS] = 0
+        for _ in range(2):
+            executor = self._executor
+            try:
+                inner = executor.submit(_run_job, job.id, fn, args, kwargs)
+            except (BrokenProcessPool, RuntimeError):
+                self._replace_executor(executor)
+                continue
+            job._inner, job._executor = inner, executor
+            inner.add_done_callback(lambda f, job=job: self._on_done(job, f))
+            return
+        job._finish(exc=WorkerDied("The worker processes could not be started. Try again in a minute."))
+
+    def _replace_executor(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is not broken or self._closed:
+                return
+            self.restarts += 1
+            self._executor = self._new_executor()
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def _pid_of(self, job: Job) -> int:
+        return int(self._pids[job.id % _SLOTS]) if not job.done() else 0
+
+    def _remember_processes(self) -> None:
+        procs = getattr(self._executor, "_processes", None) or {}
+        for pid, proc in list(procs.items()):
+            self._procs.setdefault(pid, proc)
+
+    def _worker_was_killed(self, pid: int) -> bool:
+        """True when `pid` died on its own (not terminated by the executor cleaning up)."""
+        proc = self._procs.get(pid)
+        if proc is None:
+            return True
+        code = proc.exitcode
+        if code is None:  # still shutting down: it was not the one that died first
+            return False
+        return code != -signal.SIGTERM
+
+    def _on_done(self, job: Job, inner: Future) -> None:
+        if job._inner is not inner:
+            return
+        try:
+            value = inner.result()
+        except CancelledError:
+            job._finish(exc=JobCancelled())
+        except BrokenProcessPool:
+            self._on_broken(job)
+        except BaseException as exc:  # the job's own error, re-raised to whoever waits for it
+            job._finish(exc=exc)
+        else:
+            job._finish(value=value)
+
+    def _on_broken(self, job: Job) -> None:
+        pid = int(self._pids[job.id % _SLOTS])
+        with self._lock:
+            self._remember_processes()
+            culprit = bool(pid) and self._worker_was_killed(pid)
+            broken = job._executor
+        if broken is not None:
+            self._replace_executor(broken)
+        if job.cancel_requested is not None:
+            job._finish(exc=JobCancelled())
+        elif culprit or job.attempts > self.retries:
+            job._finish(exc=WorkerDied())
+        else:  # collateral damage: queued, or running on a worker the executor stopped
+            job.progress = Progress(0.0, "Restarting (another job's worker stopped)...")
+            self._start(job)
+
+    def _forget(self, job: Job) -> None:
+        with self._lock:
+            self._jobs.pop(job.id, None)
+
+    def _drain(self) -> None:
+        """Progress messages into the jobs; kill the workers of jobs that ignore a cancel."""
+        while True:
+            try:
+                msg = self._queue.get(timeout=0.5)
+            except queue_mod.Empty:
+                msg = ()
+            except (EOFError, OSError):
+                return
+            if msg is None:
+                return
+            with self._lock:
+                self._remember_processes()
+                if msg:
+                    job_id, fraction, text = msg
+                    job = self._jobs.get(job_id)
+                    if job is not None and job.cancel_requested is None:
+                        job.progress = Progress(fraction, text)
+                now = time.monotonic()
+                stuck = [
+                    j
+                    for j in self._jobs.values()
+                    if j.cancel_requested is not None and now - j.cancel_requested > self.kill_after
+                ]
+            for job in stuck:
+                pid = self._pid_of(job)
+                if pid:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+
+
+__all__ = [
+    "Job",
+    "JobCancelled",
+    "JobError",
+    "JobPool",
+    "PoolBusy",
+    "Progress",
+    "WorkerDied",
+    "cancelled",
+    "default_workers",
+    "report",
+    "reporting_to",
+]

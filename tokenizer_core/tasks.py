@@ -1,0 +1,40 @@
+"""Job functions for the worker pool (tokenizer_core.jobs): module-level, picklable in and out.
+
+Each reports its progress with `jobs.report`, which is also where a cancelled job stops, and
+runs unchanged in-process (`with jobs.reporting_to(callback): train_bpe_task(...)`).
+"""
+
+from __future__ import annotations
+
+from .bpe import BPEModel, BPEOptions, count_words, parse_word_counts
+from .bpe_train import BPETrainer
+from .jobs import report
+
+
+def train_bpe_task(text: str, fmt: str, options: BPEOptions, *, top_n: int, max_steps: int) -> BPEModel:
+    """Count the words of `text` (running text, or `fmt="counts"`: one 'word count' per line) and
+    train BPE on them. Progress: 0-20% counting words, 20-100% merges. Raises BPEError."""
+    report(0.0, "Counting words...")
+    if fmt == "counts":
+        counts = parse_word_counts(text)
+    else:
+
+        def counted(done: int, total: int) -> None:
+            report(0.2 * done / max(total, 1), f"Counting words: {done:,} of {total:,} characters")
+
+        counts = count_words(text, pretokenizer=options.pretokenizer, progress=counted)
+    report(0.2, f"Counting pairs in {len(counts):,} distinct words...")
+    trainer = BPETrainer(counts, options, top_n=top_n)
+    del counts
+    planned = options.merges if options.merges is not None else max(1, options.vocab_size - len(trainer.base))
+    every = max(1, min(planned // 50, 200))
+    for step in trainer:
+        if step.rank % every == 0:
+            report(0.2 + 0.8 * min(1.0, step.rank / max(planned, 1)), f"Merge {step.rank:,} of {planned:,}")
+        if step.rank >= max_steps:  # a vocabulary target with many repeated strings
+            break
+    report(1.0, "Done")
+    return trainer.model()
+
+
+__all__ = ["train_bpe_task"]
