@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -17,7 +18,6 @@ from tokenizer_core import (
     BPEError,
     BPEModel,
     BPEOptions,
-    BPETrainer,
     MergeEncoder,
     bpe_candidate_rows,
     bpe_fired_rows,
@@ -26,7 +26,6 @@ from tokenizer_core import (
     bpe_tokens_summary,
     bpe_words_at_step,
     bpe_words_html,
-    count_words,
     escape_markdown,
     explain_bpe_choice,
     export_agreement,
@@ -34,7 +33,6 @@ from tokenizer_core import (
     load_bpe_model,
     markdown_code,
     model_id,
-    parse_word_counts,
     pretokenizer_labels,
     probe_bpe,
     save_bpe_model,
@@ -44,6 +42,8 @@ from tokenizer_core import (
     with_steps,
 )
 from tokenizer_core.bpe.charts import merge_count_chart, training_chart
+from tokenizer_core.tasks import train_bpe_task
+from ui.jobs import follow_job, start_job
 from ui.state import register_session_tokenizer, session_tokenizers
 from ui.widgets import text_source
 
@@ -54,6 +54,13 @@ MAX_WORD_CHARS = 1_000
 MAX_PROBE_CHARS = 5_000
 MAX_WORDS_SHOWN = 300
 TOP_N = 8
+# Larger corpora train in a worker process, off the interpreter every session shares. Measured
+# (bench/bench_jobs.py, 1,000 merges, English prose, 2 shared cores): 1K chars 0.08 s in-process
+# vs 0.16 s through the pool, 4K 0.22 vs 0.18 s, 16K 0.21 vs 0.36 s, 256K 0.84 vs 1.10 s,
+# 1M 1.8 vs 1.9 s. The pool adds ~0.1-0.25 s (hand-off, the model pickled back), which is more than
+# the work itself up to a few thousand characters (every preset); above that, training would
+# hold the interpreter lock for 0.2 s to several seconds, stalling every other session's rerun.
+BPE_IN_PROCESS_MAX_CHARS = int(os.environ.get("TW_BPE_IN_PROCESS_MAX_CHARS", "8000"))
 CUSTOM = "custom"
 ss = st.session_state
 T = TypeVar("T")
@@ -201,39 +208,26 @@ def corpus_to_train(text: str) -> tuple[str, bool]:
     return text[: cut if cut > 0 else MAX_CORPUS_CHARS], True
 
 
-def run_training(text: str, fmt: str, options: BPEOptions, fp: str) -> None:
-    """Train with a progress bar; the model (or the error) goes to the session state."""
+def start_training(text: str, fmt: str, options: BPEOptions, fp: str) -> None:
+    """Train in this process (small corpora) or in the worker pool; `training_outcome` collects it."""
     ss.pop("bpe_train_error", None)
-    bar = st.progress(0.0, text="Counting words...")
-    try:
-        if fmt == "counts":
-            counts = parse_word_counts(text)
-        else:
+    start_job(
+        "bpe_job", train_bpe_task, text, fmt, options, top_n=TOP_N, max_steps=2 * MAX_MERGES,
+        in_process=len(text) <= BPE_IN_PROCESS_MAX_CHARS, meta=fp, label="Counting words...",
+    )  # fmt: skip
 
-            def counted(done: int, total: int) -> None:
-                bar.progress(
-                    0.2 * done / max(total, 1), text=f"Counting words: {done:,} of {total:,} characters"
-                )
 
-            counts = count_words(text, pretokenizer=options.pretokenizer, progress=counted)
-        bar.progress(0.2, text=f"Counting pairs in {len(counts):,} distinct words...")
-        trainer = BPETrainer(counts, options, top_n=TOP_N)
-        planned = (
-            options.merges if options.merges is not None else max(1, options.vocab_size - len(trainer.base))
-        )
-        every = max(1, planned // 50)
-        for step in trainer:
-            if step.rank % every == 0:
-                bar.progress(
-                    0.2 + 0.8 * min(1.0, step.rank / max(planned, 1)), text=f"Merge {step.rank:,} of {planned:,}"
-                )  # fmt: skip
-            if step.rank >= 2 * MAX_MERGES:  # a vocabulary target with many repeated strings
-                break
-        set_model(trainer.model(), fp)
-    except BPEError as exc:
-        ss["bpe_train_error"] = str(exc)
-    finally:
-        bar.empty()
+def training_outcome() -> None:
+    """Progress bar and Cancel while training runs in the pool; the model (or the error) to the state."""
+    outcome = follow_job("bpe_job", cancel_label="Cancel")
+    if outcome is None:
+        return
+    if outcome.cancelled:
+        st.info("Training cancelled. The model shown before (if any) is unchanged.", icon=":material/cancel:")
+    elif outcome.error is not None:
+        ss["bpe_train_error"] = outcome.error
+    else:
+        set_model(outcome.value, outcome.meta)
 
 
 def sentence(message: str) -> str:
@@ -583,7 +577,8 @@ if not corpus.strip():
     st.info("Paste a corpus, upload a text file or load a preset, then press Train.", icon=":material/edit:")
 autotrain = ss.pop("bpe_autotrain", False)  # the first visit trains the default preset once
 if can_train and (train_clicked or autotrain):
-    run_training(corpus, fmt, options, fp)
+    start_training(corpus, fmt, options, fp)
+training_outcome()
 if err := ss.get("bpe_train_error"):
     st.error(
         f"Training failed: {escape_markdown(sentence(err))} Your corpus is unchanged.",

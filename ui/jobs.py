@@ -1,0 +1,177 @@
+"""App-layer glue for the worker pool: one pool per server, a progress bar, a Cancel button,
+and jobs cancelled when their browser session ends.
+
+A page starts a job with `start_job(key, fn, *args, in_process=..., **kwargs)` and calls
+`follow_job(key)` where the progress bar belongs: while the job runs it draws the bar and a
+Cancel button and waits (sleeping, so the interpreter lock stays free for other sessions);
+once the job has ended it returns a `JobOutcome` exactly once. Small inputs run in-process
+(`in_process=True`) through the same job function and the same outcome.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, WorkerDied, reporting_to
+
+SESSION_GRACE_SECONDS = 20.0  # a session disconnected this long (not a network blip) loses its job
+_POLL_SECONDS = 0.25
+
+
+@dataclass
+class JobOutcome:
+    """How a job ended: `value` when it succeeded, else `error` (a message for the user)."""
+
+    value: Any = None
+    error: str | None = None
+    cancelled: bool = False
+    meta: Any = None
+
+
+class _SessionWatch:
+    """Cancels the jobs of sessions that are gone (closed tab, expired session)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: dict[int, tuple[str, Job, float | None]] = {}
+        threading.Thread(target=self._loop, name="job-session-watch", daemon=True).start()
+
+    def add(self, session_id: str, job: Job) -> None:
+        with self._lock:
+            self._jobs[job.id] = (session_id, job, None)
+
+    def check(self, now: float | None = None) -> None:
+        from streamlit.runtime import Runtime
+
+        if not Runtime.exists():
+            return
+        runtime = Runtime.instance()
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            for job_id, (sid, job, since) in list(self._jobs.items()):
+                if job.done():
+                    del self._jobs[job_id]
+                elif runtime.is_active_session(sid):
+                    self._jobs[job_id] = (sid, job, None)
+                elif since is None:
+                    self._jobs[job_id] = (sid, job, now)
+                elif now - since > SESSION_GRACE_SECONDS:
+                    job.cancel()
+                    del self._jobs[job_id]
+
+    def _loop(self) -> None:
+        while True:
+            time.sleep(2.0)
+            try:
+                self.check()
+            except Exception:  # never let the watcher die
+                pass
+
+
+@st.cache_resource(show_spinner=False)
+def job_pool() -> JobPool:
+    """The server's worker pool (size: TW_WORKERS, default one less than the cores)."""
+    pool = JobPool()
+    threading.Thread(target=pool.warm_up, name="jobpool-warm-up", daemon=True).start()
+    return pool
+
+
+@st.cache_resource(show_spinner=False)
+def _session_watch() -> _SessionWatch:
+    return _SessionWatch()
+
+
+def _session_id() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def _outcome_of(job: Job, meta: Any) -> JobOutcome:
+    try:
+        return JobOutcome(value=job.result(timeout=0), meta=meta)
+    except JobCancelled:
+        return JobOutcome(error="Cancelled.", cancelled=True, meta=meta)
+    except WorkerDied as exc:
+        return JobOutcome(error=str(exc), meta=meta)
+    except JobError as exc:
+        return JobOutcome(error=str(exc), meta=meta)
+    except Exception as exc:  # the job's own error (e.g. BPEError): the page words it
+        return JobOutcome(error=str(exc) or type(exc).__name__, meta=meta)
+
+
+def start_job(key: str, fn: Any, /, *args: Any, in_process: bool, meta: Any = None, label: str = "Working...",
+              **kwargs: Any) -> None:  # fmt: skip
+    """Start `fn(*args, **kwargs)` for this session under `key` (cancelling its previous job).
+
+    In-process runs here, now, with a progress bar; otherwise the job goes to the pool.
+    Raised job errors never escape: `follow_job` returns them as an outcome.
+    """
+    ss = st.session_state
+    cancel_job(key)
+    ss.pop(f"{key}_outcome", None)
+    if in_process:
+        bar = st.progress(0.0, text=label)
+
+        def show(p: Progress) -> None:
+            bar.progress(p.fraction, text=p.text or label)
+
+        try:
+            with reporting_to(show):
+                value = fn(*args, **kwargs)
+            ss[f"{key}_outcome"] = JobOutcome(value=value, meta=meta)
+        except Exception as exc:
+            ss[f"{key}_outcome"] = JobOutcome(error=str(exc) or type(exc).__name__, meta=meta)
+        finally:
+            bar.empty()
+        return
+    try:
+        job = job_pool().submit(fn, *args, **kwargs)
+    except JobError as exc:
+        ss[f"{key}_outcome"] = JobOutcome(error=str(exc), meta=meta)
+        return
+    sid = _session_id()
+    if sid is not None:
+        _session_watch().add(sid, job)
+    ss[f"{key}_job"] = (job, meta, label)
+
+
+def cancel_job(key: str) -> None:
+    """Cancel this session's job under `key`, if one is running (a button callback)."""
+    entry = st.session_state.get(f"{key}_job")
+    if entry is not None:
+        entry[0].cancel()
+
+
+def job_running(key: str) -> bool:
+    entry = st.session_state.get(f"{key}_job")
+    return entry is not None and not entry[0].done()
+
+
+def follow_job(key: str, *, cancel_label: str = "Cancel") -> JobOutcome | None:
+    """Draw progress and a Cancel button while this session's job runs; its outcome once it ends."""
+    ss = st.session_state
+    entry = ss.get(f"{key}_job")
+    if entry is not None:
+        job, meta, label = entry
+        if not job.done():
+            slot = st.empty()
+            with slot.container():
+                c1, c2 = st.columns([6, 1], vertical_alignment="center")
+                bar = c1.progress(job.progress.fraction, text=job.progress.text or label)
+                c2.button(cancel_label, key=f"{key}_cancel", on_click=cancel_job, args=(key,),
+                          icon=":material/cancel:", width="stretch")  # fmt: skip
+            while not job.done():
+                time.sleep(_POLL_SECONDS)
+                p = job.progress
+                bar.progress(p.fraction, text=p.text or label)  # also where a rerun/stop interrupts us
+            slot.empty()
+        del ss[f"{key}_job"]
+        return _outcome_of(job, meta)
+    return ss.pop(f"{key}_outcome", None)
