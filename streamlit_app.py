@@ -7,6 +7,7 @@ run that page alone, without this file's layout, sidebar and navigation, for eve
 
 import streamlit as st
 
+from ui.jobs import start_housekeeping
 from ui.widgets import custom_tokenizer_sidebar
 
 
@@ -31,6 +32,7 @@ def main() -> None:
             "app_pages/chunks.py", title="Chunk previewer", icon=":material/view_agenda:", url_path="chunks"
         ),
     ]
+    start_housekeeping()  # cancels the jobs of sessions that left; gives their memory back
     nav = st.navigation(pages)
     st.sidebar.caption(
         "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."

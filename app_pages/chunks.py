@@ -42,14 +42,14 @@ SAMPLES = {s.label: (lambda k=s.id: load_chunk_sample(k)) for s in CHUNK_SAMPLES
 SAMPLES["Long document (about 1 MB of Markdown)"] = long_document
 
 
-@st.cache_data(max_entries=32, show_spinner="Chunking...")
+@st.cache_data(max_entries=8, ttl=600, show_spinner="Chunking...")  # chunks of up to 20 MB of text
 def cached_chunks(
     text: str, tokenizer_id: str, strategy: str, size: int, overlap: int, _tok: Tokenizer
 ) -> ChunkResult:
     return chunk_text(text, _tok, strategy=strategy, size=size, overlap=overlap)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=3600, show_spinner=False)
 def cached_count(text: str, tokenizer_id: str, _tok: Tokenizer) -> int:
     return _tok.count(text)
 

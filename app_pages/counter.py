@@ -46,14 +46,14 @@ SAMPLES = {
 }
 
 
-@st.cache_data(max_entries=64, show_spinner="Counting...")
+@st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting...")
 def cached_counts(
     text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
 ) -> list[CountRow]:
     return count_table(text, _toks, context_window=window, allow_special=allow_special)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_data(max_entries=48, ttl=600, show_spinner=False)  # a view page: up to ~1 MB each
 def cached_segments(
     tokenizer_id: str, text: str, start: int, end: int, allow_special: bool, _tok: Tokenizer
 ) -> list[Segment]:
@@ -142,7 +142,7 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer]) -> None:
     )  # fmt: skip
 
 
-@st.cache_data(max_entries=64, show_spinner="Counting the chat request...")
+@st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting the chat request...")
 def cached_chat_rows(text: str, system: str, ids: tuple[str, ...], _toks: list[Tokenizer]) -> list[dict]:
     rows = []
     for tok in _toks:

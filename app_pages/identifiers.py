@@ -83,7 +83,8 @@ TABS = ["Identifiers", "Code view", "Naming styles", "Layout", "Teaching mode"]
 # ------------------------------------------------------------------ cached work
 
 
-@st.cache_data(max_entries=24, show_spinner="Reading identifiers and counting tokens...")
+# Analyses of a big file are hundreds of MB (a 1 MB minified file: ~400 MB): few entries, short ttl.
+@st.cache_data(max_entries=4, ttl=600, show_spinner="Reading identifiers and counting tokens...")
 def cached_analysis(
     code: str, language: str, ids: tuple[str, ...], strings: bool, comments: bool, _toks: list[Tokenizer]
 ) -> IdentifierAnalysis:
@@ -91,7 +92,7 @@ def cached_analysis(
     return analyse_identifiers(code, extraction, _toks)
 
 
-@st.cache_data(max_entries=32, show_spinner="Drawing the code...")
+@st.cache_data(max_entries=8, ttl=600, show_spinner="Drawing the code...")
 def cached_code_view(
     code: str, language: str, ids: tuple[str, ...], strings: bool, comments: bool,
     tokenizer_id: str, first: int, last: int, _toks: list[Tokenizer],
@@ -109,17 +110,17 @@ def cached_code_view(
     )  # fmt: skip
 
 
-@st.cache_data(max_entries=16, show_spinner="Re-indenting and re-counting the file...")
+@st.cache_data(max_entries=4, ttl=600, show_spinner="Re-indenting and re-counting the file...")
 def cached_layout(code: str, language: str, ids: tuple[str, ...], _toks: list[Tokenizer]):
     return layout_costs(code, lex_code(code, language), _toks)
 
 
-@st.cache_data(max_entries=16, show_spinner="Rewriting every name in each style and re-counting...")
+@st.cache_data(max_entries=4, ttl=600, show_spinner="Rewriting every name in each style and re-counting...")
 def cached_rewrites(code: str, language: str, ids: tuple[str, ...], _toks: list[Tokenizer]):
     return rewrite_costs(code, extract_identifiers(code, language), _toks)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_data(max_entries=256, ttl=3600, show_spinner=False)
 def cached_naming(name: str, ids: tuple[str, ...], _toks: list[Tokenizer]):
     return naming_costs(name, _toks)
 

@@ -68,14 +68,14 @@ def sample() -> list[Language]:
     return load_parallel_sample()
 
 
-@st.cache_data(max_entries=64, show_spinner="Counting tokens in every language...")
+@st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting tokens in every language...")
 def cached_table(
     languages: tuple[Language, ...], ids: tuple[str, ...], base: str, _toks: list[Tokenizer]
 ) -> list[LanguageRow]:
     return language_table(list(languages), _toks, base=base)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@st.cache_data(max_entries=48, ttl=600, show_spinner=False)
 def cached_segments(tokenizer_id: str, text: str, _tok: Tokenizer) -> list[Segment]:
     return _tok.segments(text)
 

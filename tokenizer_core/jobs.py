@@ -250,7 +250,9 @@ class JobPool:
     workers' scheduling niceness (higher = yield the CPU to the server); `kill_after`: seconds
     a cancelled job may keep running before its worker is killed; `retries`: how many times
     a job hit by another job's worker death is submitted again; `preload`: modules the
-    forkserver imports once, so a new worker starts in milliseconds.
+    forkserver imports once, so a new worker starts in milliseconds; `idle_seconds`: with no
+    job for that long the workers exit (their memory goes back to the system) and are started
+    again by the next job (default: `TW_WORKER_IDLE_SECONDS`, else 120).
     """
 
     def __init__(
@@ -264,6 +266,7 @@ class JobPool:
         kill_after: float = 5.0,
         retries: int = 1,
         preload: tuple[str, ...] = ("tokenizer_core.tasks",),
+        idle_seconds: float | None = None,
     ) -> None:
         self.workers = workers or default_workers()
         self.max_pending = max(1, min(max_pending, _SLOTS // 2))
@@ -271,6 +274,12 @@ class JobPool:
         self.kill_after = kill_after
         self.retries = retries
         self.restarts = 0
+        self.idle_seconds = (
+            idle_seconds
+            if idle_seconds is not None
+            else float(os.environ.get("TW_WORKER_IDLE_SECONDS", "120"))
+        )
+        self._last_busy = time.monotonic()
         self._ctx = mp.get_context(start_method or _default_context())
         if self._ctx.get_start_method() == "forkserver" and preload:
             self._ctx.set_forkserver_preload(list(preload))  # each worker forks with these imported
@@ -303,6 +312,7 @@ class JobPool:
             self._flags[job.id % _SLOTS] = 0
             self._pids[job.id % _SLOTS] = 0
             self._jobs[job.id] = job
+            self._last_busy = time.monotonic()
             self._start(job)
         return job
 
@@ -426,6 +436,19 @@ class JobPool:
     def _forget(self, job: Job) -> None:
         with self._lock:
             self._jobs.pop(job.id, None)
+            self._last_busy = time.monotonic()
+
+    def _retire_idle_workers(self, now: float) -> None:
+        """With no job for `idle_seconds`, let the workers exit; the next job starts new ones."""
+        with self._lock:
+            if self._jobs or self._closed or now - self._last_busy < self.idle_seconds:
+                return
+            old = self._executor
+            if not getattr(old, "_processes", None):
+                return
+            self._executor = self._new_executor()
+            self._procs.clear()
+        old.shutdown(wait=False)
 
     def _drain(self) -> None:
         """Progress messages into the jobs; kill the workers of jobs that ignore a cancel."""
@@ -438,6 +461,7 @@ class JobPool:
                 return
             if msg is None:
                 return
+            self._retire_idle_workers(time.monotonic())
             with self._lock:
                 self._remember_processes()
                 if msg:

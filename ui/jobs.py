@@ -10,6 +10,8 @@ once the job has ended it returns a `JobOutcome` exactly once. Small inputs run 
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import threading
 import time
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, 
 
 SESSION_GRACE_SECONDS = 20.0  # a session disconnected this long (not a network blip) loses its job
 _POLL_SECONDS = 0.25
+TRIM_EVERY_SECONDS = 10.0  # at most this often, after a session has closed
 
 
 @dataclass
@@ -33,12 +36,24 @@ class JobOutcome:
     meta: Any = None
 
 
+def _trim_heap() -> None:
+    """Hand memory freed by closed sessions back to the system (glibc keeps it otherwise)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)  # releases the GIL while it runs
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to do
+        pass
+
+
 class _SessionWatch:
-    """Cancels the jobs of sessions that are gone (closed tab, expired session)."""
+    """Cancels the jobs of sessions that are gone (closed tab, expired session), and gives
+    memory back after sessions have closed."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._jobs: dict[int, tuple[str, Job, float | None]] = {}
+        self._sessions = 0
+        self._last_trim = 0.0
         threading.Thread(target=self._loop, name="job-session-watch", daemon=True).start()
 
     def add(self, session_id: str, job: Job) -> None:
@@ -52,6 +67,11 @@ class _SessionWatch:
             return
         runtime = Runtime.instance()
         now = time.monotonic() if now is None else now
+        sessions = runtime._session_mgr.num_sessions()
+        if sessions < self._sessions and now - self._last_trim > TRIM_EVERY_SECONDS:
+            self._last_trim = now
+            _trim_heap()
+        self._sessions = sessions
         with self._lock:
             for job_id, (sid, job, since) in list(self._jobs.items()):
                 if job.done():
@@ -84,6 +104,11 @@ def job_pool() -> JobPool:
 @st.cache_resource(show_spinner=False)
 def _session_watch() -> _SessionWatch:
     return _SessionWatch()
+
+
+def start_housekeeping() -> None:
+    """Start the server's session watcher (once per process): call from the entry script."""
+    _session_watch()
 
 
 def _session_id() -> str | None:

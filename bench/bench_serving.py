@@ -1,0 +1,416 @@
+"""Many people on one server: rerun times, bytes per rerun and server memory, with and without BPE training.
+
+    python bench/bench_serving.py --quick    # 4 counters, 2 trainers on 200K characters (a smoke run)
+    python bench/bench_serving.py            # 10 counters (10 KB each), 5 trainers (2M characters,
+                                             # 10,000 merges: the largest the page allows), 20 come-and-go
+    python bench/bench_serving.py --help
+
+It starts a real `streamlit run` server on 127.0.0.1 and drives it with lightweight websocket
+clients that speak Streamlit's own protocol (protobuf BackMsg / ForwardMsg on /_stcore/stream,
+the messages a browser sends, recorded from Chromium): no browser, so the clients load the 2
+cores far less than the server they measure. Each counter session sends its own text (a
+different length each time, so nothing is served from a cache) and checks that the page shows
+the o200k_base count of *that* text, computed here independently with tiktoken.
+
+A rerun's time is from sending the widget change to the server's "script finished"; its
+bytes are the ForwardMsg frames received in between. Memory is the resident set (VmRSS from
+/proc) of the server process and of the server plus its worker processes, sampled every 0.2 s.
+
+Runs, in one server:
+1. warm-up: one session opens the counter and the BPE page (tokenizers load), then leaves;
+2. counters alone: N sessions each doing R reruns with 10 KB of text;
+3. mixed: T sessions train BPE on the largest corpus the page allows while N sessions count;
+4. come and go: 20 sessions open the counter, count once and leave;
+5. after all sessions closed and Streamlit's disconnected-session TTL passed.
+Goal: the counters' p95 in (3) within 2x of (2); RSS after (5) within 100 MB of (1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+from bench.corpus import english_prose  # noqa: E402
+
+SESSION_TTL = 5  # seconds: the server's disconnectedSessionTTL in this run (default 120)
+WORKER_IDLE = 5  # seconds: idle workers exit after this in this run (TW_WORKER_IDLE_SECONDS, default 120)
+
+
+# ------------------------------------------------------------------------------ memory
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                kids = [int(x) for x in f.read().split()]
+        except OSError:
+            kids = []
+        out.extend(kids)
+        todo.extend(kids)
+    return out
+
+
+class MemoryWatch:
+    """Samples the server's RSS (alone, and with its worker processes) every 0.2 s."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak_server = self.peak_tree = 0.0
+        self._stop = threading.Event()
+        threading.Thread(target=self._loop, daemon=True).start()
+
+    def now(self) -> tuple[float, float]:
+        server = _rss_mb(self.pid)
+        return server, server + sum(_rss_mb(p) for p in _descendants(self.pid))
+
+    def reset_peak(self) -> None:
+        self.peak_server, self.peak_tree = self.now()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(0.2):
+            s, t = self.now()
+            self.peak_server, self.peak_tree = max(self.peak_server, s), max(self.peak_tree, t)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+# ------------------------------------------------------------------------------ a client
+
+
+@dataclass
+class Rerun:
+    seconds: float
+    nbytes: int
+    elements: list = field(default_factory=list)  # (kind, proto) of every new element
+
+
+class Session:
+    """One browser tab, as the Streamlit frontend speaks to the server (no browser)."""
+
+    def __init__(self, port: int, path: str = "") -> None:
+        self.port, self.path = port, path
+        self.ws = None
+        self.widgets: dict[str, tuple[str, str]] = {}  # user key -> (widget id, element kind)
+        self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): resent each rerun
+        self.page_hash = ""
+
+    async def open(self, timeout: float = 120) -> Rerun:
+        self.ws = await websockets.connect(
+            f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"], max_size=2**28,
+            open_timeout=60, ping_interval=None,
+        )  # fmt: skip
+        return await self._run(None, timeout=timeout)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+    def widget_id(self, key: str) -> str:
+        if key not in self.widgets:
+            raise KeyError(f"no widget with key {key!r} on the page (have: {sorted(self.widgets)})")
+        return self.widgets[key][0]
+
+    async def set(self, *, timeout: float = 120, click: str | None = None, **values: object) -> Rerun:
+        """Change widgets by key (str -> string_value, int -> int_value) and optionally click a button."""
+        for key, value in values.items():
+            fld = "string_value" if isinstance(value, str) else "int_value"
+            self.values[self.widget_id(key)] = (fld, value)
+        return await self._run(self.widget_id(click) if click else None, timeout=timeout)
+
+    async def _run(self, trigger: str | None, *, timeout: float) -> Rerun:
+        msg = BackMsg()
+        cs = msg.rerun_script
+        cs.page_script_hash = self.page_hash
+        if not self.page_hash and self.path:
+            cs.page_name = self.path
+        cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.path}"
+        cs.context_info.timezone = "UTC"
+        cs.context_info.locale = "en-US"
+        for wid, (fld, value) in self.values.items():
+            w = cs.widget_states.widgets.add()
+            w.id = wid
+            setattr(w, fld, value)
+        if trigger:
+            w = cs.widget_states.widgets.add()
+            w.id = trigger
+            w.trigger_value = True
+        t0 = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        return await self._until_finished(t0, timeout)
+
+    async def _until_finished(self, t0: float, timeout: float) -> Rerun:
+        out = Rerun(0.0, 0)
+        deadline = t0 + timeout
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError("the server did not finish the rerun in time")
+            frame = await asyncio.wait_for(self.ws.recv(), timeout=left)
+            out.nbytes += len(frame)
+            fm = ForwardMsg.FromString(frame)
+            kind = fm.WhichOneof("type")
+            if kind == "navigation":
+                self.page_hash = fm.navigation.page_script_hash
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                el = fm.delta.new_element
+                ek = el.WhichOneof("type")
+                proto = getattr(el, ek) if ek else None
+                out.elements.append((ek, proto))
+                wid = getattr(proto, "id", "") if proto is not None else ""
+                if wid and "-" in wid and wid.startswith("$$ID-"):
+                    self.widgets[wid.split("-", 2)[2]] = (wid, ek)
+            elif kind == "script_finished":
+                status = ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished)
+                if status != "FINISHED_EARLY_FOR_RERUN":
+                    out.seconds = time.perf_counter() - t0
+                    return out
+
+
+def metric_values(rerun: Rerun) -> dict[str, str]:
+    """Label -> value of every st.metric drawn in the rerun (labels without markdown escapes)."""
+    return {p.label.replace("\\", ""): p.body for k, p in rerun.elements if k == "metric"}
+
+
+def exceptions(rerun: Rerun) -> list[str]:
+    return [p.message for k, p in rerun.elements if k == "exception"]
+
+
+# ------------------------------------------------------------------------------ server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless=true",
+        "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
+        "--server.fileWatcherType=none", f"--server.disconnectedSessionTTL={SESSION_TTL}",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.read() == b"ok":
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the server did not answer /_stcore/health within 60 s")
+
+
+# ------------------------------------------------------------------------------ scenarios
+
+
+def _text(base: str, i: int, n: int, size: int) -> str:
+    """Session i's n-th text: `size` characters, a different length each time."""
+    start = (i * 7919 + n * 104729) % (len(base) - size - 1)
+    return base[start : start + size - (i * 37 + n * 11) % 500]
+
+
+class Counter:
+    def __init__(self, o200k) -> None:
+        self.enc = o200k
+        self.times: list[float] = []
+        self.bytes: list[int] = []
+        self.wrong: list[str] = []
+
+
+async def counter_session(port: int, i: int, reruns: int, base: str, size: int, c: Counter, *,
+                          think: float = 0.3) -> None:  # fmt: skip
+    s = Session(port)
+    try:
+        await s.open()
+        for n in range(reruns):
+            text = _text(base, i, n, size)
+            r = await s.set(counter_text=text)
+            c.times.append(r.seconds)
+            c.bytes.append(r.nbytes)
+            want = f"{len(c.enc.encode_ordinary(text)):,}"
+            got = metric_values(r).get("o200k_base")
+            if got != want or exceptions(r):
+                c.wrong.append(f"session {i} rerun {n}: o200k shows {got}, expected {want} {exceptions(r)}")
+            await asyncio.sleep(think * random.random())
+    finally:
+        await s.close()
+
+
+async def trainer_session(port: int, i: int, corpus: str, merges: int, out: list) -> None:
+    s = Session(port, "bpe")
+    try:
+        await s.open()
+        await s.set(bpe_corpus_text=corpus[i:], timeout=300)
+        r = await s.set(bpe_merges=merges, click="bpe_train", timeout=900)
+        got = metric_values(r).get("Merges learned")
+        out.append((r.seconds, got, exceptions(r)))
+    finally:
+        await s.close()
+
+
+def summary(times: list[float]) -> str:
+    if not times:
+        return "no reruns"
+    q = statistics.quantiles(times, n=20, method="inclusive") if len(times) > 1 else [times[0]] * 19
+    return f"p50 {statistics.median(times):.3f} s, p95 {q[18]:.3f} s, max {max(times):.3f} s ({len(times)} reruns)"
+
+
+async def run(args: argparse.Namespace) -> dict:
+    from tokenizer_core import load_builtin
+
+    o200k = load_builtin("o200k_base").encoding  # a tiktoken.Encoding: counted here, not by the app
+    base = english_prose(3_000_000)
+    corpus = english_prose(args.corpus + 100_000)[: args.corpus]
+    port = free_port()
+    env = {"TW_WORKER_IDLE_SECONDS": str(WORKER_IDLE)}
+    if args.in_process:
+        env["TW_BPE_IN_PROCESS_MAX_CHARS"] = str(10**9)
+    server = start_server(port, env)
+    mem = MemoryWatch(server.pid)
+    res: dict = {"clients": "websocket clients speaking Streamlit's protocol (no browser)"}
+    try:
+        # 1. warm-up
+        s = Session(port)
+        await s.open()
+        await s.set(counter_text=_text(base, 999, 0, args.size))
+        await s.close()
+        b = Session(port, "bpe")
+        await b.open()
+        await b.close()
+        await asyncio.sleep(SESSION_TTL + 3)
+        res["rss_warm"] = mem.now()
+        mem.reset_peak()
+
+        # 2. counters alone
+        alone = Counter(o200k)
+        await asyncio.gather(*(counter_session(port, i, args.reruns, base, args.size, alone)
+                               for i in range(args.counters)))  # fmt: skip
+        res["alone"] = alone
+
+        # 3. mixed: trainers start first, counters count while they train
+        mixed = Counter(o200k)
+        trained: list = []
+        t0 = time.perf_counter()
+        trainers = [asyncio.create_task(trainer_session(port, i, corpus, args.merges, trained))
+                    for i in range(args.trainers)]  # fmt: skip
+        await asyncio.sleep(3)
+        await asyncio.gather(*(counter_session(port, 100 + i, args.reruns, base, args.size, mixed)
+                               for i in range(args.counters)))  # fmt: skip
+        res["mixed"] = mixed
+        res["mixed_counters_done"] = time.perf_counter() - t0
+        await asyncio.gather(*trainers)
+        res["trainings"] = trained
+        res["mixed_all_done"] = time.perf_counter() - t0
+        res["rss_peak"] = (mem.peak_server, mem.peak_tree)
+
+        # 4. twenty sessions come and go
+        await asyncio.sleep(max(SESSION_TTL, WORKER_IDLE) + 3)
+        res["rss_after_load"] = mem.now()
+        come = Counter(o200k)
+        for wave in range(2):
+            await asyncio.gather(*(counter_session(port, 500 + 10 * wave + i, 1, base, args.size, come)
+                                   for i in range(10)))  # fmt: skip
+        res["come_and_go"] = come
+
+        # 5. all closed, TTL passed
+        await asyncio.sleep(max(SESSION_TTL, WORKER_IDLE) + 5)
+        res["rss_closed"] = mem.now()
+    finally:
+        mem.stop()
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    return res
+
+
+def report(res: dict, args: argparse.Namespace) -> None:
+    print(f"Clients: {res['clients']}.")
+    print(f"Counters: {args.counters} sessions x {args.reruns} reruns, ~{args.size:,} characters each; "
+          f"trainers: {args.trainers} x BPE on {args.corpus:,} characters, {args.merges:,} merges"
+          f"{' (in-process, as before the pool)' if args.in_process else ' (worker pool)'}.")  # fmt: skip
+    alone, mixed = res["alone"], res["mixed"]
+    print(
+        f"counters alone : {summary(alone.times)}; {statistics.median(alone.bytes) / 1e3:.0f} KB per rerun (median)"
+    )
+    print(
+        f"counters mixed : {summary(mixed.times)}; {statistics.median(mixed.bytes) / 1e3:.0f} KB per rerun (median)"
+    )
+    p95 = lambda t: statistics.quantiles(t, n=20, method="inclusive")[18]  # noqa: E731
+    if len(alone.times) > 1 and len(mixed.times) > 1:
+        print(f"mixed p95 / alone p95 = {p95(mixed.times) / p95(alone.times):.2f} (goal <= 2)")
+    for secs, got, exc in res["trainings"]:
+        print(f"  training: {secs:.1f} s until the page showed {got} merges {exc or ''}")
+    print(f"  counters finished {res['mixed_counters_done']:.1f} s into the mixed run; trainings at "
+          f"{res['mixed_all_done']:.1f} s")  # fmt: skip
+    print(f"come and go    : {summary(res['come_and_go'].times)}")
+    wrong = alone.wrong + mixed.wrong + res["come_and_go"].wrong
+    print(f"own counts     : {'every session saw its own count' if not wrong else wrong[:5]}")
+    for label, key in [("after warm-up", "rss_warm"), ("peak (mixed run)", "rss_peak"),
+                       ("after the load, TTL passed", "rss_after_load"),
+                       ("after 20 more came and went", "rss_closed")]:  # fmt: skip
+        s, t = res[key]
+        print(f"RSS {label:<30}: server {s:6.0f} MB, with workers {t:6.0f} MB")
+    print(f"RSS closed - warm-up: server {res['rss_closed'][0] - res['rss_warm'][0]:+.0f} MB, "
+          f"with workers {res['rss_closed'][1] - res['rss_warm'][1]:+.0f} MB (goal within 100 MB)")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="4 counters x 3 reruns, 2 trainers on 200K chars")
+    ap.add_argument("--counters", type=int, default=10)
+    ap.add_argument("--reruns", type=int, default=6)
+    ap.add_argument("--size", type=int, default=10_000, help="characters per counter text")
+    ap.add_argument("--trainers", type=int, default=5)
+    ap.add_argument("--corpus", type=int, default=2_000_000, help="BPE corpus characters (page limit 2M)")
+    ap.add_argument("--merges", type=int, default=10_000, help="BPE merges (page limit 10,000)")
+    ap.add_argument("--in-process", action="store_true", help="train in the server process (the old way)")
+    args = ap.parse_args()
+    if args.quick:
+        args.counters, args.reruns, args.trainers, args.corpus, args.merges = 4, 3, 2, 200_000, 2_000
+    random.seed(0)
+    res = asyncio.run(run(args))
+    report(res, args)
+
+
+if __name__ == "__main__":
+    main()
