@@ -121,8 +121,8 @@ class Rerun:
 class Session:
     """One browser tab, as the Streamlit frontend speaks to the server (no browser)."""
 
-    def __init__(self, port: int, path: str = "") -> None:
-        self.port, self.path = port, path
+    def __init__(self, port: int, path: str = "", *, headers: dict[str, str] | None = None) -> None:
+        self.port, self.path, self.headers = port, path, headers or {}
         self.ws = None
         self.widgets: dict[str, tuple[str, str]] = {}  # user key -> (widget id, element kind)
         self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): resent each rerun
@@ -131,7 +131,7 @@ class Session:
     async def open(self, timeout: float = 120) -> Rerun:
         self.ws = await websockets.connect(
             f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"], max_size=2**28,
-            open_timeout=60, ping_interval=None,
+            open_timeout=60, ping_interval=None, additional_headers=self.headers,
         )  # fmt: skip
         return await self._run(None, timeout=timeout)
 

@@ -224,14 +224,21 @@ class Job(Generic[T]):
 
 
 def default_workers() -> int:
-    """Pool size: `TW_WORKERS` if set, else one less than the cores (at least 1)."""
+    """Pool size: `TW_WORKERS` if set, else one less than the cores this process may use (at least 1).
+
+    In a container with a CPU quota (docker --cpus) set TW_WORKERS: Python sees the host's cores.
+    """
     env = os.environ.get("TW_WORKERS", "").strip()
     if env:
         try:
             return max(1, int(env))
         except ValueError:
             raise ValueError(f"TW_WORKERS must be a whole number, not {env!r}") from None
-    return max(1, (os.cpu_count() or 2) - 1)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 2
+    return max(1, cores - 1)
 
 
 def _default_context() -> str:

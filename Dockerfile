@@ -1,0 +1,29 @@
+# Tokenizer Workbench: one server for a team.
+#   docker build -t tokenizer-workbench .
+#   docker run -p 8501:8501 --cpus 2 -e TW_WORKERS=1 tokenizer-workbench
+# Everything the app needs is installed at build time; at run time it needs no network
+# (the tokenizers' data comes from the pinned packages and tokenizer_core/data).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+
+RUN useradd --create-home --uid 10001 app
+WORKDIR /app
+
+# The README's install (dependencies first, so code changes rebuild only the last layers).
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+COPY --chown=app:app . .
+USER app
+
+EXPOSE 8501
+HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
+  CMD ["python", "-c", "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read() != b'ok')"]
+
+# Settings for a shared instance are in .streamlit/config.toml (copied above).
+CMD ["streamlit", "run", "streamlit_app.py", "--server.address=0.0.0.0", "--server.port=8501"]
