@@ -53,7 +53,7 @@ def cached_counts(
     return count_table(text, _toks, context_window=window, allow_special=allow_special)
 
 
-@st.cache_data(max_entries=48, ttl=600, show_spinner=False)  # a view page: up to ~1 MB each
+@st.cache_data(max_entries=24, ttl=300, show_spinner=False)  # a view page: up to ~1 MB each
 def cached_segments(
     tokenizer_id: str, text: str, start: int, end: int, allow_special: bool, _tok: Tokenizer
 ) -> list[Segment]:

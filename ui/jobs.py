@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ import streamlit as st
 
 from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, WorkerDied, reporting_to
 
-SESSION_GRACE_SECONDS = 20.0  # a session disconnected this long (not a network blip) loses its job
+# A session disconnected this long (not a network blip) loses its job.
+SESSION_GRACE_SECONDS = float(os.environ.get("TW_SESSION_GRACE_SECONDS", "20"))
 _POLL_SECONDS = 0.25
 TRIM_EVERY_SECONDS = 10.0  # at most this often, after a session has closed
 

@@ -1,0 +1,137 @@
+"""Heavy jobs on a real server, driven over Streamlit's websocket protocol (no browser).
+
+Cancel from the page, a session that leaves, and a worker process killed mid-training: the
+user reads what happened and can train again; another session keeps working meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from bench.bench_serving import Session, alerts, exceptions, free_port, metric_values, start_server
+from bench.corpus import english_prose
+
+pytestmark = pytest.mark.e2e
+
+BIG = 400_000  # characters: far over the in-process limit, and several seconds of training
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = start_server(port, {"TW_WORKERS": "1", "TW_SESSION_GRACE_SECONDS": "1"})
+    yield port, proc.pid
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> str:
+    return english_prose(BIG + 10_000)[:BIG]
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(x) for x in f.read().split()]
+
+
+def _cmdline(pid: int) -> str:
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        return f.read().replace(b"\0", b" ").decode()
+
+
+def _workers(server_pid: int) -> list[int]:
+    """The pool's worker processes: children of the server's forkserver."""
+    out = []
+    for child in _children(server_pid):
+        if "forkserver" in _cmdline(child):
+            out.extend(_children(child))
+    return out
+
+
+def _is_cancel(kind, proto) -> bool:
+    return kind == "button" and proto.id.endswith("-bpe_job_cancel")
+
+
+async def _start_big_training(corpus: str, port: int) -> tuple[Session, float]:
+    s = Session(port, "bpe")
+    await s.open()
+    await s.set(bpe_corpus_text=corpus)
+    t0 = await s.start(bpe_merges=10_000, click="bpe_train")
+    await s.until(t0, element=_is_cancel)  # the progress bar and its Cancel button are up
+    return s, t0
+
+
+def test_cancel_button_stops_training_and_keeps_the_old_model(server, corpus):
+    port, _ = server
+
+    async def go():
+        s, t0 = await _start_big_training(corpus, port)
+        await asyncio.sleep(1.0)
+        t1 = time.perf_counter()
+        r = await s.set(click="bpe_job_cancel", timeout=60)
+        took = time.perf_counter() - t1
+        await s.close()
+        return r, took
+
+    r, took = asyncio.run(go())
+    assert not exceptions(r)
+    assert any("Training cancelled" in a for a in alerts(r)), alerts(r)
+    assert metric_values(r).get("Merges learned") == "12"  # the first visit's model is still shown
+    assert took < 15
+
+
+def test_a_session_that_leaves_cancels_its_job(server, corpus):
+    port, _ = server
+
+    async def go():
+        s, _ = await _start_big_training(corpus, port)
+        await s.close()  # the tab is closed mid-training
+        await asyncio.sleep(5)  # grace 1 s + the watcher's 2 s tick
+        # with one worker, a new training only starts once the abandoned one has stopped
+        t = Session(port, "bpe")
+        await t.open()
+        await t.set(bpe_corpus_text=corpus[:20_000])
+        t1 = time.perf_counter()
+        r = await t.set(bpe_merges=50, click="bpe_train", timeout=120)
+        await t.close()
+        return r, time.perf_counter() - t1
+
+    r, took = asyncio.run(go())
+    assert metric_values(r).get("Merges learned") == "50" and not exceptions(r)
+    assert took < 15, f"the new training waited {took:.1f} s: the abandoned job kept the worker"
+
+
+def test_a_killed_worker_is_reported_and_training_again_works_meanwhile_others_count(server, corpus):
+    port, server_pid = server
+
+    async def go():
+        s, t0 = await _start_big_training(corpus, port)
+        deadline = time.monotonic() + 30
+        while not _workers(server_pid) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)  # well into the training
+        for pid in _workers(server_pid):
+            os.kill(pid, signal.SIGKILL)
+        other = Session(port)
+        await other.open()
+        counted = await other.set(counter_text="Another person counts meanwhile.")
+        failed = await s.until(t0, timeout=120)
+        again = await s.set(bpe_merges=30, bpe_corpus_text=corpus[:20_000], click="bpe_train", timeout=120)
+        await s.close()
+        await other.close()
+        return counted, failed, again
+
+    counted, failed, again = asyncio.run(go())
+    from tokenizer_core import load_builtin
+
+    want = len(load_builtin("o200k_base").encoding.encode_ordinary("Another person counts meanwhile."))
+    assert metric_values(counted).get("o200k_base") == str(want) and not exceptions(counted)
+    assert any("stopped unexpectedly" in a and "run it again" in a for a in alerts(failed)), alerts(failed)
+    assert not exceptions(failed)
+    assert metric_values(again).get("Merges learned") == "30" and not exceptions(again)
