@@ -138,7 +138,9 @@ def main() -> int:
         for f in files:
             (app / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / f, app / f)
-        print(f"build context: {len(files)} files (tests, docs, deploy, bench output left out by .dockerignore)")
+        print(
+            f"build context: {len(files)} files (tests, docs, deploy, bench output left out by .dockerignore)"
+        )
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         env = {**os.environ, **df["env"], "PATH": f"{venv}/bin:{os.environ['PATH']}"}
         env.pop("PYTHONPATH", None)

@@ -27,6 +27,7 @@ This module never imports streamlit: the progress bar and Cancel button are the 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import multiprocessing as mp
 import os
@@ -176,7 +177,7 @@ class Job(Generic[T]):
         self.attempts = 0
         self.cancel_requested: float | None = None
         self._pool = pool
-        self._call = (fn, args, kwargs)
+        self._call: tuple[Callable[..., Any] | None, tuple, dict] = (fn, args, kwargs)
         self._outer: Future[T] = Future()
         self._inner: Future | None = None
         self._executor: ProcessPoolExecutor | None = None
@@ -370,6 +371,8 @@ class JobPool:
     def _start(self, job: Job) -> None:
         """Submit `job` to the current executor (replacing it once if it is broken)."""
         fn, args, kwargs = job._call
+        if fn is None:  # finished meanwhile
+            return
         job.attempts += 1
         self._pids[job.id % _SLOTS] = 0
         for _ in range(2):
@@ -380,7 +383,7 @@ class JobPool:
                 self._replace_executor(executor)
                 continue
             job._inner, job._executor = inner, executor
-            inner.add_done_callback(lambda f, job=job: self._on_done(job, f))
+            inner.add_done_callback(functools.partial(self._on_done, job))
             return
         job._finish(exc=WorkerDied("The worker processes could not be started. Try again in a minute."))
 

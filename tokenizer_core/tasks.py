@@ -46,7 +46,11 @@ def train_bpe_task(text: str, fmt: str, options: BPEOptions, *, top_n: int, max_
     report(0.2, f"Counting pairs in {len(counts):,} distinct words...")
     trainer = BPETrainer(counts, options, top_n=top_n)
     del counts
-    planned = options.merges if options.merges is not None else max(1, options.vocab_size - len(trainer.base))
+    planned = (
+        options.merges
+        if options.merges is not None
+        else max(1, (options.vocab_size or 0) - len(trainer.base))
+    )
     every = max(1, min(planned // 50, 200))
     for step in trainer:
         if step.rank % every == 0:
