@@ -1,4 +1,4 @@
-"""Where heavy work should leave the server's interpreter: BPE training in-process vs in the pool.
+"""Where heavy work should leave the server's interpreter: in-process vs in the worker pool.
 
     python bench/bench_jobs.py            # corpus sizes 1K..1M characters, 1,000 merges, 3 rounds
     python bench/bench_jobs.py --quick    # fewer sizes, 1 round
@@ -10,6 +10,8 @@ back). The pool adds a nearly fixed cost (pickling the model back, process hand-
 in-process run holds the interpreter lock every other session needs for its whole duration.
 The page keeps a corpus in-process while its training takes about as long as one ordinary
 rerun, and sends larger ones to the pool: see BPE_IN_PROCESS_MAX_CHARS in app_pages/bpe.py.
+The same for the identifiers page's analysis (standard-library Python code, the three default
+tokenizers, which each worker loads once): IDENT_IN_PROCESS_MAX_CHARS in app_pages/identifiers.py.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ if str(ROOT) not in sys.path:
 from bench.corpus import english_prose  # noqa: E402
 from tokenizer_core import BPEOptions  # noqa: E402
 from tokenizer_core.jobs import JobPool  # noqa: E402
-from tokenizer_core.tasks import train_bpe_task  # noqa: E402
+from tokenizer_core.tasks import analyse_identifiers_task, train_bpe_task, worker_builtin  # noqa: E402
 
 
 def main() -> None:
@@ -56,6 +58,32 @@ def main() -> None:
                 pooled.append(time.perf_counter() - t0)
             a, b = statistics.median(local), statistics.median(pooled)
             print(f"{n:>9,} {a:>13.3f} {b:>8.3f} {b - a:>+10.3f}s")
+        identifiers(pool, sizes, rounds)
+
+
+def identifiers(pool: JobPool, sizes: list[int], rounds: int) -> None:
+    from bench.bench_identifiers import stdlib_code
+
+    code = stdlib_code(40_000)
+    ids = ("o200k_base", "cl100k_base", "llama3")
+    for t in ids:
+        worker_builtin(t)
+    kw = {"strings": False, "comments": False}
+    pool.submit(analyse_identifiers_task, code[:1000], "python", ids, **kw).result()
+    print("\nidentifiers analysis (Python code, 3 tokenizers)")
+    print(f"{'chars':>9} {'in-process s':>13} {'pool s':>8} {'pool extra':>11}")
+    for n in sizes:
+        part = code[: code.rfind("\n", 0, n) + 1]
+        local, pooled = [], []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            analyse_identifiers_task(part, "python", ids, **kw)
+            local.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            pool.submit(analyse_identifiers_task, part, "python", ids, **kw).result()
+            pooled.append(time.perf_counter() - t0)
+        a, b = statistics.median(local), statistics.median(pooled)
+        print(f"{len(part):>9,} {a:>13.3f} {b:>8.3f} {b - a:>+10.3f}s")
 
 
 if __name__ == "__main__":

@@ -7,10 +7,13 @@ runs unchanged in-process (`with jobs.reporting_to(callback): train_bpe_task(...
 from __future__ import annotations
 
 import copyreg
+import functools
 
 from .bpe.model import BPEModel, BPEOptions, MergeStep, PairCount, count_words, parse_word_counts
 from .bpe.train import BPETrainer
+from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identifiers
 from .jobs import report
+from .tokenizers import Tokenizer, load_builtin
 
 
 def _reduce_pair(p: PairCount) -> tuple:
@@ -61,4 +64,23 @@ def train_bpe_task(text: str, fmt: str, options: BPEOptions, *, top_n: int, max_
     return trainer.model()
 
 
-__all__ = ["train_bpe_task"]
+@functools.cache
+def worker_builtin(tokenizer_id: str) -> Tokenizer:
+    """A built-in tokenizer, loaded once per worker process (then reused by every job)."""
+    return load_builtin(tokenizer_id)
+
+
+def analyse_identifiers_task(
+    code: str, language: str, tokenizer_ids: tuple[str, ...], *, strings: bool, comments: bool
+) -> IdentifierAnalysis:
+    """The identifiers page's analysis with built-in tokenizers (ids), as `analyse_identifiers`."""
+    report(0.0, "Reading identifiers...")
+    toks = [worker_builtin(t) for t in tokenizer_ids]
+    extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)
+    report(0.3, f"Counting tokens of {len(extraction.occurrences):,} uses...")
+    out = analyse_identifiers(code, extraction, toks)
+    report(1.0, "Done")
+    return out
+
+
+__all__ = ["analyse_identifiers_task", "train_bpe_task", "worker_builtin"]

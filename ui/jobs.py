@@ -169,6 +169,22 @@ def start_job(key: str, fn: Any, /, *args: Any, in_process: bool, meta: Any = No
     ss[f"{key}_job"] = (job, meta, label)
 
 
+def run_in_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """Run `fn` in the pool and wait for it, sleeping (the interpreter lock stays free for other
+    sessions). For work inside a cached function: no progress bar; the job is cancelled if this
+    session ends. Raises the job's own error, or JobError (PoolBusy, WorkerDied...)."""
+    job = job_pool().submit(fn, *args, **kwargs)
+    sid = _session_id()
+    if sid is not None:
+        _session_watch().add(sid, job)
+    try:
+        while not job.done():
+            time.sleep(0.05)
+    finally:
+        job.cancel()  # a no-op once done; stops the work if this thread was interrupted
+    return job.result()
+
+
 def cancel_job(key: str) -> None:
     """Cancel this session's job under `key`, if one is running (a button callback)."""
     entry = st.session_state.get(f"{key}_job")
