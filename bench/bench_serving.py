@@ -324,7 +324,7 @@ async def run(args: argparse.Namespace) -> dict:
     base = english_prose(3_000_000)
     corpus = english_prose(args.corpus + 100_000)[: args.corpus]
     port = free_port()
-    env = {"TW_WORKER_IDLE_SECONDS": str(WORKER_IDLE)}
+    env = {"TW_WORKER_IDLE_SECONDS": str(WORKER_IDLE), "MALLOC_ARENA_MAX": args.malloc_arenas}
     if args.in_process:
         env["TW_BPE_IN_PROCESS_MAX_CHARS"] = str(10**9)
     server = start_server(port, env)
@@ -391,7 +391,8 @@ def report(res: dict, args: argparse.Namespace) -> None:
     print(f"Clients: {res['clients']}.")
     print(f"Counters: {args.counters} sessions x {args.reruns} reruns, ~{args.size:,} characters each; "
           f"trainers: {args.trainers} x BPE on {args.corpus:,} characters, {args.merges:,} merges"
-          f"{' (in-process, as before the pool)' if args.in_process else ' (worker pool)'}.")  # fmt: skip
+          f"{' (in-process, as before the pool)' if args.in_process else ' (worker pool)'}; "
+          f"server MALLOC_ARENA_MAX={args.malloc_arenas}.")  # fmt: skip
     alone, mixed = res["alone"], res["mixed"]
     print(
         f"counters alone : {summary(alone.times)}; {statistics.median(alone.bytes) / 1e3:.0f} KB per rerun (median)"
@@ -428,6 +429,9 @@ def main() -> None:
     ap.add_argument("--corpus", type=int, default=2_000_000, help="BPE corpus characters (page limit 2M)")
     ap.add_argument("--merges", type=int, default=10_000, help="BPE merges (page limit 10,000)")
     ap.add_argument("--in-process", action="store_true", help="train in the server process (the old way)")
+    ap.add_argument(
+        "--malloc-arenas", default="2", help="the server's MALLOC_ARENA_MAX (the Dockerfile's: 2)"
+    )
     args = ap.parse_args()
     if args.quick:
         args.counters, args.reruns, args.trainers, args.corpus, args.merges = 4, 3, 2, 200_000, 2_000
