@@ -173,7 +173,7 @@ class Job(Generic[T]):
         self.id = job_id
         self.label = getattr(fn, "__name__", "job")
         self.submitted = time.monotonic()
-        self.progress = Progress(0.0, "Waiting for a free worker...")
+        self.progress = Progress(0.0, "Waiting for its turn on the server...")
         self.attempts = 0
         self.cancel_requested: float | None = None
         self._pool = pool
@@ -442,7 +442,7 @@ class JobPool:
         elif culprit or job.attempts > self.retries:
             job._finish(exc=WorkerDied())
         else:  # collateral damage: queued, or running on a worker the executor stopped
-            job.progress = Progress(0.0, "Restarting (another job's worker stopped)...")
+            job.progress = Progress(0.0, "Starting again (the server had to restart this work)...")
             self._start(job)
 
     def _forget(self, job: Job) -> None:
