@@ -1,4 +1,4 @@
-"""Heavy jobs on a real server, driven over Streamlit's websocket protocol (no browser).
+"""Heavy jobs on a real server, driven over Streamlit's websocket protocol (no browser needed).
 
 Cancel from the page, a session that leaves, and a worker process killed mid-training: the
 user reads what happened and can train again; another session keeps working meanwhile.
@@ -16,7 +16,6 @@ import pytest
 from bench.bench_serving import Session, alerts, exceptions, free_port, metric_values, start_server
 from bench.corpus import english_prose
 
-pytestmark = pytest.mark.e2e
 
 BIG = 400_000  # characters: far over the in-process limit, and several seconds of training
 
