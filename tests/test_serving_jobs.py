@@ -16,7 +16,6 @@ import pytest
 from bench.bench_serving import Session, alerts, exceptions, free_port, metric_values, start_server
 from bench.corpus import english_prose
 
-
 BIG = 400_000  # characters: far over the in-process limit, and several seconds of training
 
 
