@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -29,7 +29,7 @@ from ..tokenizers.encoders import (
     clean_text,
     split_for_batch,
 )  # split_for_batch's cut rule: one rule for the package
-from .cuts import grapheme_boundaries, is_grapheme_boundary
+from .cuts import GraphemeCursor
 
 _NEWLINE_LETTER = re.compile(r"\n(?=[A-Za-z])")
 _GROUP_CHARS = 100_000  # texts are counted in groups of about this many characters
@@ -343,52 +343,100 @@ def token_units(tokenizer: Tokenizer, text: str) -> TokenUnits:
 
 # ------------------------------------------------------------------------------------ fitting
 
+Counter = Callable[[int, int], int]  # (start, end) -> token count of text[start:end]
+
+
+def cluster_note(cluster: str, n: int, size: int) -> str:
+    """The note on a chunk cut inside `cluster`, which alone is `n` tokens, above `size`."""
+    shown = cluster if len(cluster) <= 24 else cluster[:20] + "…"
+    return f"cuts a grapheme cluster: {shown!r} alone is {n:,} tokens, above the budget of {size:,}"
+
+
+def _search_prefix(count: Counter, start: int, cands: Sequence[int], budget: int) -> tuple[int, int] | None:
+    """The furthest candidate end p with ``count(start, p) <= budget``, with its count (None
+    if none fits). `cands` are increasing ends.
+
+    Gallops from the shortest prefix (1, 2, 4, ... candidates) and then bisects, so a window
+    of w candidates costs about log w counts of at most twice its length, however far the
+    candidates reach. Then a short look ahead: a longer prefix can count fewer tokens
+    ("hello worl" is 3 tokens, "hello world" 2).
+    """
+    m = len(cands)
+    best: tuple[int, int] | None = None
+    lo, hi, i, step = 0, m, 0, 1
+    while i < m:
+        n = count(start, cands[i])
+        if n > budget:
+            hi = i
+            break
+        best, lo = (i, n), i + 1
+        i, step = i + step, step * 2
+    while lo < hi:
+        mid = (lo + hi) // 2
+        n = count(start, cands[mid])
+        if n <= budget:
+            best, lo = (mid, n), mid + 1
+        else:
+            hi = mid
+    k0 = best[0] + 2 if best else 1
+    for k in range(k0, min(m, k0 + 3)):
+        n = count(start, cands[k])
+        if n <= budget:
+            best = (k, n)
+    return (cands[best[0]], best[1]) if best else None
+
+
+def _fit(
+    text: str, count: Counter, graphemes: GraphemeCursor, start: int, hi: int, end: int, budget: int
+) -> tuple[int, int, str]:
+    """The longest ``text[start:p]`` within `budget`, p a grapheme boundary in ``(start, end]``
+    (or `end`), searched up to `hi` first and further while everything up to there fits.
+
+    Returns ``(p, tokens, note)``. When not even the first cluster fits, the cut falls between
+    its code points and the note names the cluster and its count; when not even one code point
+    fits, that one character is returned over budget with a note saying so.
+    """
+    best: tuple[int, int] | None = None
+    lo = start
+    while True:
+        found = _search_prefix(count, start, graphemes.between(lo, hi) + [hi], budget)
+        if found is None:
+            break
+        best = found
+        if found[0] != hi or hi >= end:
+            break
+        lo, hi = hi, min(end, graphemes.next_after(min(end, hi + 2 * (hi - start)) - 1))
+
+    def note_for(pos: int) -> str:
+        a, b = graphemes.at_or_before(pos), min(graphemes.next_after(pos), len(text))
+        return cluster_note(text[a:b], count(a, b), budget)
+
+    if best is not None:
+        p, n = best
+        inside = [q for q in (start, p) if q != end and not graphemes.is_boundary(q)]
+        return p, n, note_for(inside[0]) if inside else ""
+    first = min(graphemes.next_after(start), end)
+    best = _search_prefix(count, start, range(start + 1, first), budget)
+    if best is not None:
+        return best[0], best[1], note_for(best[0])
+    p = start + 1
+    n = count(start, p)
+    return p, n, f"over budget: the character {text[start]!r} alone is {n:,} tokens"
+
 
 def fit_prefix(text: str, tokenizer: Tokenizer, start: int, end: int, budget: int) -> tuple[int, int, str]:
     """The longest ``text[start:p]`` (p a grapheme boundary in ``(start, end]``) within `budget`.
 
-    Used when token boundaries cannot be mapped (a tokenizer that rewrites text) and to repair
-    a window whose own count came out above the budget. Returns ``(p, tokens, note)``; when
-    not even one grapheme fits, a code point boundary is used, and when not even one character
-    fits, that single character is returned over budget with a note saying so.
+    Returns ``(p, tokens, note)``: ``fit_prefix("hello world again", cl100k, 0, 17, 2) ->
+    (11, 2, "")``. When not even one cluster fits, the cut falls between code points of the
+    cluster (the note says which cluster and its count), and when not even one character fits,
+    that single character is returned over budget with a note saying so.
     """
-    cands = grapheme_boundaries(text, start, end) + [end]
-    note = ""
-    best = _search_prefix(text, tokenizer, start, cands, budget)
-    if best is None:
-        cands = list(range(start + 1, end + 1))
-        best = _search_prefix(text, tokenizer, start, cands, budget)
-        note = "cuts a grapheme cluster: one cluster alone is above the token budget"
-        if best is None:
-            p = start + 1
-            n = tokenizer.count(text[start:p])
-            return p, n, f"over budget: the character {text[start]!r} alone is {n} tokens"
-    return best[0], best[1], note
 
+    def count(a: int, b: int) -> int:
+        return tokenizer.count(text[a:b])
 
-def _search_prefix(
-    text: str, tok: Tokenizer, start: int, cands: list[int], budget: int
-) -> tuple[int, int] | None:
-    """Furthest candidate whose prefix fits the budget, with its count (None if none fits).
-
-    Binary search (counts grow with the prefix almost always), then a short scan ahead: a
-    longer prefix can count fewer tokens ("hello worl" is 3 tokens, "hello world" 2).
-    """
-    lo, hi = 0, len(cands) - 1
-    best: tuple[int, int] | None = None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        n = tok.count(text[start : cands[mid]])
-        if n <= budget:
-            best, lo = (mid, n), mid + 1
-        else:
-            hi = mid - 1
-    first = best[0] + 1 if best else 0
-    for k in range(first, min(len(cands), first + 16)):
-        n = tok.count(text[start : cands[k]])
-        if n <= budget:
-            best = (k, n)
-    return (cands[best[0]], best[1]) if best else None
+    return _fit(text, count, GraphemeCursor(text), start, end, end, budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,108 +532,192 @@ def token_windows(
 ) -> list[Window]:
     """Cut ``text[start:end]`` into windows of at most `size` tokens, `overlap` tokens shared.
 
-    Windows start and end on token boundaries that are also grapheme boundaries (a window
-    never cuts a character or a cluster such as an emoji ZWJ sequence, unless that cluster
-    alone is above `size`). Each window's count is the tokenizer's count of the window's own
-    text; a window whose own count comes out above `size` is shortened. A position is in at
-    most two windows. ``token_windows("a b c d", cl100k, size=2)`` -> "a b" | " c d".
+    Windows end on grapheme boundaries: a window never cuts a character or a cluster such as
+    an emoji ZWJ sequence, unless that cluster alone is above `size` (the window's note then
+    names it). Each window's count is the tokenizer's count of the window's own text. A
+    position is in at most two windows. ``token_windows("a b c d", cl100k, size=2)`` -> "a b" |
+    " c d". The work grows linearly with the text at every size (see :class:`_WindowBuilder`).
     """
     stats = stats if stats is not None else WindowStats()
     end = len(text) if end is None else end
     if end <= start:
         return []
     if units is None:
-        piece = text[start:end]
-        units = token_units(tokenizer, piece)
+        units = token_units(tokenizer, text[start:end])
         if start:
             units = TokenUnits(units.ends + start, units.cum, units.fast)
-    ends, cum = units.ends, units.cum
-    last = len(ends) - 1
-    if int(ends[0]) != start or int(ends[-1]) != end:
+    if int(units.ends[0]) != start or int(units.ends[-1]) != end:
         raise ValueError("token units do not cover the text range")
+    windows = _WindowBuilder(text, tokenizer, size, overlap, start, end, units, stats).run()
+    return _with_overlaps(text, tokenizer, windows, units, stats)
 
-    def end_for(s_idx: int) -> tuple[int, str]:
-        """End index of the window starting at unit s_idx (as many tokens as fit)."""
-        j = int(np.searchsorted(cum, cum[s_idx] + size, side="right")) - 1
-        j = max(min(j, last), s_idx)
-        e_idx = j
-        while e_idx > s_idx and not is_grapheme_boundary(text, int(ends[e_idx])):
-            e_idx -= 1
-        if e_idx > s_idx:
-            return e_idx, ""
-        # no whole cluster fits: cut at a character boundary
-        return (
-            j if j > s_idx else s_idx + 1
-        ), "cuts a grapheme cluster: one cluster alone is above the token budget"
 
-    def next_start(s_idx: int, e_idx: int, before: int) -> int:
-        """Start index of the window after [s_idx, e_idx); `before` ends the window before that."""
-        if overlap == 0 or e_idx == last:
-            return e_idx
-        n_idx = int(np.searchsorted(cum, cum[e_idx] - overlap, side="left"))
-        n_idx = max(n_idx, s_idx + 1, before)
-        while n_idx < e_idx and not is_grapheme_boundary(text, int(ends[n_idx])):
-            n_idx += 1
-        nxt_end, note = end_for(n_idx)
-        if nxt_end <= e_idx or note:
-            n_idx = e_idx  # with this overlap the next window would add nothing new (or cut a cluster)
-        return n_idx
+class _WindowBuilder:
+    """Token windows, left to right, in one loop (no recursion, whatever the text).
 
-    def build(s_idx: int, before: int, limit: int | None) -> list[tuple[int, int, int, str]]:
-        """Windows (start, end, end of the window before, note) from s_idx, at most `limit`."""
-        out: list[tuple[int, int, int, str]] = []
-        while True:
-            e_idx, note = end_for(s_idx)
-            out.append((s_idx, e_idx, before, note))
-            if e_idx == last or (limit is not None and len(out) >= limit):
-                return out
-            s_idx, before = next_start(s_idx, e_idx, before), e_idx
+    Where a window starts on a token unit, its end is planned from the units (the furthest
+    unit end within the budget that is also a grapheme boundary) and planned windows are
+    counted in batches; a window whose own count is above the budget is shortened by units.
+    Where units cannot plan a window (no grapheme boundary among the unit ends in reach, as in
+    scripts whose tokens end inside clusters, or a start that is not a unit end), the window is
+    fitted by real counts of its own prefixes over grapheme boundaries (:func:`_fit`), up to a
+    limit read from the units. Either way a window costs a few counts of about its own length,
+    so the whole text costs about linear work at every size.
+    """
 
-    def shorten(s_idx: int, e_idx: int, count: int) -> tuple[int, int] | None:
-        """Step the end back over whole clusters until the window's own count fits."""
-        while count > size:
-            target = cum[e_idx] - max(1, count - size)
-            e2 = min(int(np.searchsorted(cum, target, side="right")) - 1, e_idx - 1)
-            while e2 > s_idx and not is_grapheme_boundary(text, int(ends[e2])):
+    _SHORTEN_TRIES = 8  # shortening by units this many times without fitting: fit by counts
+    _STEP_BACK = 64  # unit ends looked at for a grapheme boundary before fitting by counts
+
+    def __init__(
+        self,
+        text: str,
+        tok: Tokenizer,
+        size: int,
+        overlap: int,
+        start: int,
+        end: int,
+        units: TokenUnits,
+        stats: WindowStats,
+    ) -> None:
+        self.text, self.tok, self.size, self.overlap = text, tok, size, overlap
+        self.start, self.end, self.units, self.stats = start, end, units, stats
+        self.ends, self.cum, self.last = units.ends, units.cum, len(units.ends) - 1
+        self.graphemes = GraphemeCursor(text)
+        self._fitted: tuple[int, Window] | None = None  # the last window fitted by counts
+
+    def count(self, a: int, b: int) -> int:
+        self.stats.counted_texts += 1
+        self.stats.counted_chars += b - a
+        return self.tok.count(self.text[a:b])
+
+    def whole(self, pos: int) -> bool:
+        """True where a window may end: a grapheme boundary, or the end of the range."""
+        return pos == self.end or self.graphemes.is_boundary(pos)
+
+    def planned_end(self, s_idx: int) -> int | None:
+        """Unit index where the window from unit `s_idx` ends by the units' counts, or None."""
+        top = min(int(np.searchsorted(self.cum, self.cum[s_idx] + self.size, side="right")) - 1, self.last)
+        for j in range(top, max(s_idx, top - self._STEP_BACK), -1):
+            if self.whole(int(self.ends[j])):
+                return j
+        return None
+
+    def fitted(self, s: int) -> Window:
+        """The window from `s` fitted by real counts (see :func:`_fit`)."""
+        if self._fitted is not None and self._fitted[0] == s:
+            return self._fitted[1]
+        k = min(int(np.searchsorted(self.ends, s, side="right")), self.last)
+        j = min(int(np.searchsorted(self.cum, self.cum[k] + self.size + 1)), self.last)
+        hi = int(self.ends[j])
+        hi = hi if self.whole(hi) else min(self.end, self.graphemes.next_after(hi))
+        p, n, note = _fit(self.text, self.count, self.graphemes, s, hi, self.end, self.size)
+        window = Window(s, p, n, note=note)
+        self._fitted = (s, window)
+        return window
+
+    def end_from(self, s: int) -> tuple[int, bool]:
+        """Where the window from `s` ends (planned or fitted) and whether it cuts a cluster."""
+        s_idx = self.units.index_of(s)
+        e_idx = self.planned_end(s_idx) if s_idx is not None else None
+        if e_idx is not None:
+            return int(self.ends[e_idx]), False
+        window = self.fitted(s)
+        return window.end, bool(window.note)
+
+    def next_start(self, s: int, e: int, before: int) -> int:
+        """Where the window after ``[s, e)`` starts; `before` ended the window before that one.
+
+        About `overlap` tokens before `e`, on a grapheme boundary, never before `before` (a
+        position is in at most two windows); at `e` when that window would bring no new text
+        or would have to cut a cluster.
+        """
+        if self.overlap == 0 or e >= self.end:
+            return e
+        lo = max(s + 1, before)
+        e_idx = self.units.index_of(e)
+        if e_idx is not None:
+            n_idx = int(np.searchsorted(self.cum, self.cum[e_idx] - self.overlap, side="left"))
+            n_idx = max(n_idx, int(np.searchsorted(self.ends, lo, side="left")))
+            while n_idx < e_idx and not self.whole(int(self.ends[n_idx])):
+                n_idx += 1
+            q = int(self.ends[n_idx])
+        else:  # the smallest whole-cluster start whose tail up to e fits the overlap
+            cands = ([lo] if self.whole(lo) else []) + self.graphemes.between(lo, e)
+            first, last = 0, len(cands)
+            while first < last:
+                mid = (first + last) // 2
+                if self.count(cands[mid], e) <= self.overlap:
+                    last = mid
+                else:
+                    first = mid + 1
+            q = cands[first] if first < len(cands) else e
+        if q >= e:
+            return e
+        nxt, cut = self.end_from(q)
+        return e if nxt <= e or cut else q
+
+    def plan(self, s: int, before: int, limit: int) -> list[tuple[int, int, int]]:
+        """Up to `limit` windows ``(start, end, before)`` planned from units, starting at `s`."""
+        out: list[tuple[int, int, int]] = []
+        while len(out) < limit and s < self.end:
+            s_idx = self.units.index_of(s)
+            e_idx = self.planned_end(s_idx) if s_idx is not None else None
+            if e_idx is None:
+                break
+            e = int(self.ends[e_idx])
+            out.append((s, e, before))
+            s, before = self.next_start(s, e, before), e
+        return out
+
+    def shorten(self, a: int, b: int, n: int) -> Window | None:
+        """Step the end of the planned window ``[a, b)`` back over units until its own count fits."""
+        s_idx, e_idx = self.units.index_of(a), self.units.index_of(b)
+        if s_idx is None or e_idx is None:
+            return None
+        for _ in range(self._SHORTEN_TRIES):
+            target = self.cum[e_idx] - max(1, n - self.size)
+            e2 = min(int(np.searchsorted(self.cum, target, side="right")) - 1, e_idx - 1)
+            while e2 > s_idx and not self.whole(int(self.ends[e2])):
                 e2 -= 1
             if e2 <= s_idx:
                 return None
             e_idx = e2
-            count = tokenizer.count(text[int(ends[s_idx]) : int(ends[e_idx])])
-            stats.counted_texts += 1
-        return e_idx, count
+            n = self.count(a, int(self.ends[e_idx]))
+            if n <= self.size:
+                return Window(a, int(self.ends[e_idx]), n)
+        return None
 
-    result: list[Window] = []
-    raw = build(0, 0, None)
-    failures = 0
-    while raw:
-        spans = [(int(ends[s]), int(ends[e])) for s, e, _, _ in raw]
-        counts = _real_counts(text, tokenizer, units, spans, stats)
-        bad = next((k for k, c in enumerate(counts) if c > size), None)
-        for (_, _, _, note), (cs, ce), c in zip(raw[:bad], spans[:bad], counts[:bad]):
-            result.append(Window(cs, ce, c, note=note))
-        if bad is None:
-            break
-        failures += 1
-        stats.repaired += 1
-        s_idx, e_idx, before, note = raw[bad]
-        fixed = shorten(s_idx, e_idx, counts[bad])
-        if fixed is None:  # not even one whole token group fits: cut by real counts
-            cs = int(ends[s_idx])
-            p, n, fix_note = fit_prefix(text, tokenizer, cs, int(ends[e_idx]), size)
-            result.append(Window(cs, p, n, note=fix_note or note))
-            if p < end:  # continue exactly at p with units of the rest
-                result.extend(
-                    token_windows(text, tokenizer, size=size, overlap=overlap, start=p, end=end, stats=stats)
-                )
-            break
-        e_idx, n = fixed
-        result.append(Window(int(ends[s_idx]), int(ends[e_idx]), n, note=note))
-        if e_idx == last:
-            break
-        # after a few repairs the mismatch is systematic: verify each window as it is built
-        raw = build(next_start(s_idx, e_idx, before), e_idx, 1 if failures > 3 else None)
-    return _with_overlaps(text, tokenizer, result, units, stats)
+    def accept(self, out: list[Window], window: Window, before: int) -> tuple[int, int]:
+        """Add a repaired or fitted window; returns the next (start, before)."""
+        if out and window.end <= out[-1].end:  # it brings nothing new: go on from the last end
+            return out[-1].end, out[-1].end
+        out.append(window)
+        if window.note:  # never overlap into a cut cluster
+            return window.end, window.end
+        return self.next_start(window.start, window.end, before), window.end
+
+    def run(self) -> list[Window]:
+        out: list[Window] = []
+        s = before = self.start
+        batch = 64  # planned windows counted per call; shrinks after a miss, grows after a hit
+        while s < self.end:
+            plan = self.plan(s, before, batch)
+            if not plan:
+                s, before = self.accept(out, self.fitted(s), before)
+                continue
+            counts = _real_counts(self.text, self.tok, self.units, [(a, b) for a, b, _ in plan], self.stats)
+            bad = next((k for k, n in enumerate(counts) if n > self.size), None)
+            out.extend(Window(a, b, n) for (a, b, _), n in zip(plan[:bad], counts[:bad]))
+            if bad is None:
+                a, b, bf = plan[-1]
+                s, before = self.next_start(a, b, bf), b
+                batch = min(1024, batch * 2)
+                continue
+            a, b, bf = plan[bad]
+            self.stats.repaired += 1
+            s, before = self.accept(out, self.shorten(a, b, counts[bad]) or self.fitted(a), bf)
+            batch = max(1, batch // 4)
+        return out
 
 
 def _with_overlaps(

@@ -28,18 +28,30 @@ _GRAPHEME_FALLBACK = 256  # no line start that close: scan from here (clusters r
 # ----------------------------------------------------------------------------------- graphemes
 
 
+_REGIONAL_RUN_BEFORE = regex.compile(r"(?r)[\U0001F1E6-\U0001F1FF]+")  # matched backwards from a position
+
+
 def _scan_anchor(text: str, pos: int) -> int:
     """An offset <= `pos` from which grapheme scanning is exact: just after a newline.
 
     ``_scan_anchor("ab\\ncd", 4) -> 3``. Without a newline within 4,096 characters it returns
-    ``pos - 256``: grapheme clusters resynchronise long before that (only a run of more than
-    256 regional-indicator flags without a newline could be paired differently).
+    about ``pos - 256``: clusters resynchronise long before that. The one cluster rule that
+    reaches further back is the pairing of regional indicators into flags, so an anchor inside
+    a run of them moves to the start of a pair (counted from the start of the run). So a
+    question costs about the same at any offset, in a text without newlines too.
     """
     lo = max(0, pos - _GRAPHEME_LOOKBACK)
     nl = text.rfind("\n", lo, pos)
     if nl >= 0:
         return nl + 1
-    return 0 if lo == 0 else max(0, pos - _GRAPHEME_FALLBACK)
+    if pos <= _GRAPHEME_FALLBACK:
+        return 0
+    a = pos - _GRAPHEME_FALLBACK
+    if "\U0001f1e6" <= text[a] <= "\U0001f1ff":
+        run = _REGIONAL_RUN_BEFORE.match(text, 0, a)
+        if run is not None:  # flags pair from the start of the run: start at a pair
+            a += (a - run.start()) % 2
+    return a
 
 
 def is_grapheme_boundary(text: str, pos: int) -> bool:
@@ -78,6 +90,80 @@ def snap_down(text: str, pos: int, lo: int) -> int:
     while pos > lo and not is_grapheme_boundary(text, pos):
         pos -= 1
     return pos
+
+
+class GraphemeCursor:
+    """Grapheme boundaries of one text, scanned on demand and kept for the next question.
+
+    For a caller that asks about positions moving forward through the text (the token window
+    builder): each cluster is scanned about once, where :func:`is_grapheme_boundary` scans from
+    the line start (up to 256 characters back) on every call.
+    ``GraphemeCursor("e\\u0301ab").between(0, 4) -> [2, 3]``.
+    """
+
+    _REACH = 4096  # a question this far past what was scanned starts a fresh scan
+    _KEEP = 100_000  # boundaries kept; older ones are dropped
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._bounds: list[int] = []  # every boundary from _bounds[0] to _bounds[-1]
+
+    def _cover(self, lo: int, hi: int) -> list[int]:
+        """Scan so that the kept boundaries include everything in ``[lo, hi]``."""
+        text, n = self.text, len(self.text)
+        hi = min(hi, n)
+        b = self._bounds
+        if not b or lo < b[0] or lo > b[-1] + self._REACH:
+            b = self._bounds = [_scan_anchor(text, lo)]
+        elif len(b) > self._KEEP and b[len(b) // 2] <= lo:
+            del b[: len(b) // 2]
+        reach = 256
+        while b[-1] < hi:
+            last = b[-1]
+            stop = min(n, hi + reach)
+            for m in _GRAPHEME.finditer(text, last, stop):
+                if m.end() < stop or stop == n:  # a match cut short at `stop` is not a boundary
+                    b.append(m.end())
+            if b[-1] == last:
+                reach *= 4  # one cluster longer than the scan: look further
+        return b
+
+    def is_boundary(self, pos: int) -> bool:
+        """Same answer as :func:`is_grapheme_boundary`."""
+        text = self.text
+        if pos <= 0 or pos >= len(text):
+            return True
+        before, after = text[pos - 1], text[pos]
+        if before < "\x80" and after < "\x80":
+            return not (before == "\r" and after == "\n")
+        b = self._cover(pos, pos)
+        k = bisect_left(b, pos)
+        return k < len(b) and b[k] == pos
+
+    def between(self, lo: int, hi: int) -> list[int]:
+        """Boundaries strictly inside ``(lo, hi)``."""
+        if hi - lo < 2:
+            return []
+        b = self._cover(lo, hi)
+        return b[bisect_right(b, lo) : bisect_left(b, hi)]
+
+    def next_after(self, pos: int) -> int:
+        """The first boundary after `pos` (the text's length at the end)."""
+        n = len(self.text)
+        if pos >= n:
+            return n
+        b = self._cover(pos, pos + 1)
+        k = bisect_right(b, pos)
+        while k == len(b):  # the cluster at pos is long: scan on
+            b = self._cover(pos, b[-1] + 64)
+        return b[k]
+
+    def at_or_before(self, pos: int) -> int:
+        """The last boundary at or before `pos`."""
+        if pos <= 0:
+            return 0
+        b = self._cover(pos, pos)
+        return b[max(0, bisect_right(b, pos) - 1)]
 
 
 def _keep_whole_graphemes(text: str, cuts: list[int]) -> list[int]:

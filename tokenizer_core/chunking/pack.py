@@ -39,6 +39,7 @@ from ..tokenizers.encoders import Tokenizer
 from .costs import (
     SafeCutSet,
     WindowStats,
+    cluster_note,
     count_texts,
     counts_between,
     cut_rule,
@@ -48,6 +49,7 @@ from .costs import (
 )
 from .cuts import (
     Block,
+    GraphemeCursor,
     Splitter,
     code_layout,
     fixed_cuts,
@@ -728,13 +730,20 @@ def chunk_text(
 def _atom_notes(
     text: str, tok: Tokenizer, spans: Sequence[tuple[int, int, int, int]], size: int
 ) -> dict[int, str]:
-    """Notes for chunks cut inside a grapheme cluster or over budget (structural strategies)."""
+    """Notes for chunks cut inside a grapheme cluster or over budget (structural strategies).
+
+    Positions go forward, so one grapheme cursor answers every question with one scan.
+    """
     notes: dict[int, str] = {}
+    graphemes = GraphemeCursor(text)
     for k, (s, e, n, _) in enumerate(spans):
         if n > size:
             notes[k] = f"over budget: {text[s:e]!r} alone is {n} tokens"
-        elif not (is_grapheme_boundary(text, s) and is_grapheme_boundary(text, e)):
-            notes[k] = "cuts a grapheme cluster: one cluster alone is above the token budget"
+            continue
+        inside = [p for p in (s, e) if not graphemes.is_boundary(p)]
+        if inside:
+            a, b = graphemes.at_or_before(inside[0]), graphemes.next_after(inside[0])
+            notes[k] = cluster_note(text[a:b], tok.count(text[a:b]), size)
     return notes
 
 

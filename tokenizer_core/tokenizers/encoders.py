@@ -53,16 +53,24 @@ class TokenizerInfo:
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
-def clean_text(text: str) -> str:
-    """Replace lone surrogates (which no UTF-8 text contains) with U+FFFD.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
-    ``clean_text("a\\ud800b") -> "a\\ufffdb"``; any other text is returned unchanged.
+
+def clean_text(text: str) -> str:
+    """Replace each lone surrogate (which no UTF-8 text contains) with one U+FFFD.
+
+    ``clean_text("a\\ud800b") -> "a\\ufffdb"``; any other text is returned unchanged (the same
+    object). The length never changes, so offsets into the cleaned text are offsets into the
+    input. tiktoken does the same to a lone surrogate, so ids match it. A Python string that
+    holds a high and a low surrogate side by side (made only by ``surrogatepass`` decoding; a
+    browser or a UTF-8 file never sends one) gets two U+FFFD, where tiktoken would join them
+    into one character: joining would shift every offset after it.
     """
     try:
         text.encode("utf-8")
         return text
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        return _SURROGATE.sub("\ufffd", text)
 
 
 # A cut right after a lone "\n" (preceded by a non-space) and before an ASCII letter never falls
