@@ -10,6 +10,11 @@
    vocabulary has one (checked to give tiktoken's ids), else in tiktoken's thread pool. The
    "tiktoken engine" column is the core with the native engine switched off.
 2. Segments + HTML for 100 KB of the same text, per tokenizer. Goal: < 0.3 s.
+   1b. The same on English prose with `<|endoftext|>` written in about once per 7 KB (between
+   documents and inside sentences), as in a dump of documents or a page about tokenizers.
+   Goal: core >= 0.9x raw here too. The native engine would read that text as the special
+   token, so only the stretch around each occurrence (out to the nearest safe cuts) goes to
+   tiktoken; the rest stays on the native engine.
 3. The counter page's counts for 1 MB with the three default tokenizers (core), and the whole
    page run in Streamlit's AppTest (counts + first page of the coloured view).
 """
@@ -23,19 +28,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.corpus import mixed_text  # noqa: E402
+from bench.corpus import english_prose, mixed_text, with_special_text  # noqa: E402
 from bench.timing import median_time  # noqa: E402
 from tokenizer_core import DEFAULT_IDS, TiktokenTokenizer, count_table, load_builtin, segments_html  # noqa: E402
 
 
-def bench_counting(text: str, repeats: int) -> None:
+def bench_counting(
+    text: str,
+    repeats: int,
+    *,
+    title: str = "1. Counting {mb:.1f} MB of mixed text",
+    ids: tuple[str, ...] = ("o200k_base", "cl100k_base", "llama3", "tekken"),
+) -> None:
     mb = len(text.encode("utf-8")) / 1e6
-    print(f"\n1. Counting {mb:.1f} MB of mixed text (median of {repeats})")
+    print(f"\n{title.format(mb=mb)} (median of {repeats})")
     print(
         f"{'tokenizer':<14}{'tokens':>12}{'raw s':>8}{'raw MB/s':>10}{'core s':>8}{'core MB/s':>10}"
         f"{'core/raw':>10}{'tiktoken engine/raw':>21}"
     )
-    for tid in ("o200k_base", "cl100k_base", "llama3", "tekken"):
+    for tid in ids:
         tok = load_builtin(tid)
         enc = tok.encoding
         plain = TiktokenTokenizer(
@@ -96,6 +107,14 @@ def main() -> None:
     for tid in ("o200k_base", "cl100k_base", "llama3", "qwen"):
         load_builtin(tid)  # warm imports; loads are not what is measured
     bench_counting(text, repeats)
+    prose = english_prose(10_000_000).encode("utf-8")[:size].decode("utf-8", "ignore")
+    special = with_special_text(prose)
+    bench_counting(
+        special,
+        repeats,
+        title=f"1b. Counting {{mb:.1f}} MB of prose with <|endoftext|> {special.count('<|endoftext|>'):,} times",
+        ids=("o200k_base", "cl100k_base"),
+    )
     bench_view(text, repeats)
     bench_page(text, 3)
 

@@ -123,6 +123,27 @@ def mixed_text(n_bytes: int = 10_000_000, *, seed: int = 0) -> str:
     return _cached(f"mixed_{n_bytes}_{seed}.txt", build)
 
 
+def with_special_text(text: str, *, every: int = 7_000, special: str = "<|endoftext|>") -> str:
+    """`text` with `special` written into it about once per `every` characters, as in a dump of
+    documents joined by an end-of-text marker or a page about tokenizers: alternately on a
+    line of its own after the next newline and inside a line after the next space (right at
+    the spot when neither comes within `every` characters).
+
+    ``with_special_text("a b\\nc d\\n", every=2)`` -> ``"a b\\n<|endoftext|>\\nc <|endoftext|>d\\n"``.
+    """
+    out: list[str] = []
+    pos, k = 0, 0
+    while pos + every < len(text):
+        at = pos + every
+        sep, marker = ("\n", special + "\n") if k % 2 == 0 else (" ", special)
+        found = text.find(sep, at, at + every)
+        cut = found + 1 if found >= 0 else at
+        out += [text[pos:cut], marker]
+        pos, k = cut, k + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
 if __name__ == "__main__":
     for fn in (english_prose, python_code, mixed_text):
         text = fn(10_000_000)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
-from tokenizer_core import load_builtin, load_sample
+from tokenizer_core import TiktokenTokenizer, load_builtin, load_sample
 from tokenizer_core.tokenizers.encoders import NATIVE_MIN_CHARS
 
 NATIVE_IDS = ["o200k_base", "cl100k_base", "llama3", "qwen"]
@@ -105,3 +105,49 @@ def test_a_flawed_engine_is_never_used(flaw):
     assert tok.native is None
     text = _large_text()
     assert tok.count(text) == len(tok.encoding.encode_ordinary(text))
+
+
+class _MeteredEncoding:
+    """A tiktoken Encoding that adds up the characters it encodes in batches."""
+
+    def __init__(self, encoding) -> None:
+        self._encoding = encoding
+        self.batch_chars = 0
+
+    def __getattr__(self, name):
+        return getattr(self._encoding, name)
+
+    def encode_ordinary_batch(self, texts, **kwargs):
+        self.batch_chars += sum(map(len, texts))
+        return self._encoding.encode_ordinary_batch(texts, **kwargs)
+
+
+@pytest.mark.parametrize("tid", ["o200k_base", "cl100k_base"])
+def test_special_token_text_now_and_then_keeps_a_large_count_on_the_native_engine(tid):
+    """Issue 10, item 13: `<|endoftext|>` once per ~7 KB used to send every ~100 KB piece to
+    tiktoken. Only the stretches around it (out to the nearest safe cuts) may go there now."""
+    shared = builtin(tid)
+    meter = _MeteredEncoding(shared.encoding)
+    tok = TiktokenTokenizer(shared.info, meter, native_loader=lambda: shared.native)
+    line = "The river mill kept its ledger in order.\nEvery spring the water rose again.\n"
+    text = "".join(
+        line * 90 + ("<|endoftext|>\n" if k % 2 else "a note on <|endoftext|> in the text ")
+        for k in range(NATIVE_MIN_CHARS // (len(line) * 90) + 2)
+    )
+    assert len(text) >= NATIVE_MIN_CHARS and text.count("<|endoftext|>") > 60
+    assert tok.count(text) == len(shared.encoding.encode_ordinary(text))
+    assert meter.batch_chars <= 0.05 * len(text), meter.batch_chars / len(text)
+
+
+@settings(max_examples=200)
+@given(
+    text=st.lists(
+        st.sampled_from(["<|endoftext|>", "<|fim_prefix|>", "\n", "\nAb", "x\nY", " ", "word", "\n\n", "é"]),
+        max_size=40,
+    ).map("".join)
+)
+def test_special_stretches_keep_native_ids_exact(text):
+    for tid in ("o200k_base", "cl100k_base"):
+        tok = builtin(tid)
+        pieces = [text, "Top\n" + text + "\nEnd"]
+        assert [a.tolist() for a in tok._native_arrays(pieces)] == tok.encoding.encode_ordinary_batch(pieces)

@@ -101,6 +101,35 @@ def split_for_batch(text: str, target: int = 100_000) -> list[str]:
     return pieces
 
 
+def special_stretches(text: str, special: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Spans of `text` holding each match of `special`, widened to the nearest safe cuts.
+
+    A safe cut (``SAFE_CUT``: after a newline that follows a non-space, before an ASCII letter)
+    is where split_for_batch may cut: the ids on both sides do not depend on the cut. So the
+    text outside these spans can be encoded on its own, by any engine, with the same ids.
+    Overlapping spans are merged. ``special_stretches("Ab\\nx <|endoftext|> y\\nCd", pat)``
+    -> ``[(3, 21)]`` for a pattern matching ``<|endoftext|>``.
+    """
+    spans: list[tuple[int, int]] = []
+    for m in special.finditer(text):
+        if spans and m.start() <= spans[-1][1]:
+            a = spans[-1][0]
+        else:
+            a, q, tries = 0, m.start(), 0
+            while tries < 256 and (q := text.rfind("\n", 0, q)) >= 0:
+                if SAFE_CUT.match(text, q + 1):
+                    a = q + 1
+                    break
+                tries += 1
+        after = SAFE_CUT.search(text, m.end())
+        b = after.start() if after else len(text)
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(b, spans[-1][1]))
+        else:
+            spans.append((a, b))
+    return spans
+
+
 def view_windows(text: str, size: int = 12_000) -> list[tuple[int, int, bool]]:
     """Cut `text` into parts of about `size` characters for paging a coloured view.
 
@@ -227,8 +256,13 @@ class TiktokenTokenizer(Tokenizer):
 
     def _native_arrays(self, pieces: Sequence[str], engine: Any = None) -> list[np.ndarray] | None:
         """Ordinary ids of each (prepared) piece, encoded in parallel by the native engine; None
-        without an engine. Its batch call would turn special-token text into the special token,
-        so pieces holding such text are encoded by tiktoken instead."""
+        without an engine.
+
+        Its batch call would turn special-token text into the special token, so each stretch
+        of special-token text goes to tiktoken with the text around it out to the nearest safe
+        cuts on both sides (:func:`special_stretches`), and the native engine encodes the rest:
+        a document that quotes ``<|endoftext|>`` now and then stays on the fast path.
+        """
         import numpy as np
 
         engine = engine if engine is not None else self._native
@@ -237,19 +271,34 @@ class TiktokenTokenizer(Tokenizer):
         if self._special_re is None:
             names = sorted(self.encoding._special_tokens, key=len, reverse=True)
             self._special_re = re.compile("|".join(map(re.escape, names))) if names else re.compile(r"(?!)")
-        special = [bool(self._special_re.search(p)) for p in pieces]
-        plain = [p for p, sp in zip(pieces, special) if not sp]
+        parts: list[tuple[int, str, bool]] = []  # (piece index, part of it, encoded by tiktoken)
+        for k, piece in enumerate(pieces):
+            if not self._special_re.search(piece):
+                parts.append((k, piece, False))
+                continue
+            stretches = special_stretches(piece, self._special_re) if self.newline_safe else [(0, len(piece))]
+            pos = 0
+            for a, b in stretches:
+                if a > pos:
+                    parts.append((k, piece[pos:a], False))
+                parts.append((k, piece[a:b], True))
+                pos = b
+            if pos < len(piece):
+                parts.append((k, piece[pos:], False))
+        plain = [p for _, p, slow in parts if not slow]
         ids, offsets = engine.encode_batch_flat(plain) if plain else (b"", (0).to_bytes(8, "little"))
         ids = np.frombuffer(ids, dtype="<u4").astype(np.int64)
         offsets = np.frombuffer(offsets, dtype="<u8").astype(np.int64)
         native = iter([ids[offsets[i] : offsets[i + 1]] for i in range(len(plain))])
+        slow = [p for _, p, sp in parts if sp]
         other = iter(
             np.asarray(b, dtype=np.int64)
-            for b in self.encoding.encode_ordinary_batch(
-                [p for p, sp in zip(pieces, special) if sp], num_threads=_THREADS
-            )
+            for b in (self.encoding.encode_ordinary_batch(slow, num_threads=_THREADS) if slow else [])
         )
-        return [next(other) if sp else next(native) for sp in special]
+        grouped: list[list[np.ndarray]] = [[] for _ in pieces]
+        for k, _, sp in parts:
+            grouped[k].append(next(other) if sp else next(native))
+        return [g[0] if len(g) == 1 else np.concatenate(g) for g in grouped]
 
     def ordinary_id_arrays(self, pieces: Sequence[str]) -> list[np.ndarray]:
         """Ordinary token ids of each piece as int64 arrays, encoded in parallel.
