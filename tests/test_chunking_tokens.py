@@ -173,3 +173,22 @@ def test_fit_prefix():
     assert (text[:end], n, note) == ("hello world", 2, "")
     end, n, note = fit_prefix("😀x", tok, 0, 2, 1)  # the emoji alone is more than one token
     assert end == 1 and n == tok.count("😀") > 1 and "over budget" in note
+
+
+def test_chunking_does_not_keep_an_uploaded_tokenizer_alive():
+    """Issue 13: a per-encoding cache (an lru_cache once) must not pin a session's tokenizer."""
+    import gc
+    import weakref
+    from importlib import resources
+
+    from tokenizer_core import chunk_text, tokenizer_from_tiktoken_bytes
+
+    data = (resources.files("tokenizer_core") / "data" / "r50k_base.tiktoken").read_bytes()
+    tok = tokenizer_from_tiktoken_bytes(data, name="my upload", pattern_id="r50k")
+    text = "An uploaded vocabulary, used once for chunking.\nThen the session ends.\n" * 400
+    assert chunk_text(text, tok, strategy="tokens", size=64).chunks
+    assert chunk_text(text, tok, strategy="recursive", size=64).chunks
+    gone = weakref.ref(tok.encoding)
+    del tok
+    gc.collect()
+    assert gone() is None

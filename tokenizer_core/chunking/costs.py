@@ -10,12 +10,14 @@ sides of such a cut do add up exactly.
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 import unicodedata
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -162,8 +164,30 @@ class TokenUnits:
         return k if k < len(self.ends) and int(self.ends[k]) == offset else None
 
 
-@functools.lru_cache(maxsize=16)
-def _token_lengths(encoding) -> np.ndarray:
+# Token lengths per encoding (or Hugging Face tokenizer), held only while that object lives: an
+# uploaded tokenizer's table goes when its session drops the tokenizer (an lru_cache here used
+# to keep both alive).
+_LENGTHS: weakref.WeakKeyDictionary[Any, np.ndarray] = weakref.WeakKeyDictionary()
+_LENGTHS_LOCK = threading.Lock()
+
+
+def _cached_lengths(key: Any, compute: Callable[[Any], np.ndarray]) -> np.ndarray:
+    """``compute(key)``, computed once per `key` object and forgotten with it."""
+    with _LENGTHS_LOCK:
+        cached = _LENGTHS.get(key)
+    if cached is None:
+        cached = compute(key)
+        with _LENGTHS_LOCK:
+            _LENGTHS[key] = cached
+    return cached
+
+
+def _token_lengths(encoding: Any) -> np.ndarray:
+    """UTF-8 length of every token id of a tiktoken encoding (0 for unused ids)."""
+    return _cached_lengths(encoding, _compute_token_lengths)
+
+
+def _compute_token_lengths(encoding: Any) -> np.ndarray:
     """UTF-8 length of every token id of a tiktoken encoding (0 for unused ids)."""
     out = np.zeros(encoding.n_vocab, dtype=np.int64)
     ranks = getattr(encoding, "_mergeable_ranks", None)  # fast path: tiktoken keeps the dict
@@ -250,9 +274,12 @@ def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
     return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
 
 
-@functools.lru_cache(maxsize=4)
 def _hf_token_lengths(tokenizer: HFTokenizer) -> np.ndarray:
     """UTF-8 length of every token id of a Hugging Face tokenizer (added tokens: their text)."""
+    return _cached_lengths(tokenizer, _compute_hf_token_lengths)
+
+
+def _compute_hf_token_lengths(tokenizer: HFTokenizer) -> np.ndarray:
     out = np.zeros(tokenizer.n_vocab, dtype=np.int64)
     if tokenizer.byte_level:  # one character of the byte alphabet per byte
         for token, i in tokenizer.tokenizer.get_vocab(with_added_tokens=False).items():
