@@ -14,6 +14,17 @@ A "floor" row times one tiktoken pass over the corpus on two threads and nothing
 that reports each chunk's real count can be faster than that with tiktoken. Our token windows can:
 for texts from 500,000 characters the core encodes with splintr's native encoder (5-8x faster,
 checked at load and in the tests to give tiktoken's ids).
+
+Small budgets (issue 10, item 10; `--small-budgets` runs only this part): text where tokens
+end inside grapheme clusters (Thai without spaces; combining marks; flags; emoji ZWJ families)
+at sizes 1, 2 and 512, with strategies tokens and recursive. Two goals, both ratios in the same
+run: (a) linear: the time per character for a text 4x longer is within 1.5x of the shorter
+one's (a chunker that re-encodes the rest of the text after each hard cut is quadratic: 4x);
+(b) size 1 costs at most 100x the time per character of size 512 on the same text. At size 1
+each token is its own chunk and costs a few tokenizer calls, a Chunk and a grapheme check of
+its ends, where at 512 one count serves about 500 tokens: a constant factor of this order is
+the price of a chunk per token, not of the text's length. The page caps a run at 50,000
+chunks, which bounds the absolute time at size 1.
 """
 
 from __future__ import annotations
@@ -42,14 +53,65 @@ def corpus(tokens: int, tokenizer_id: str) -> str:
     return tok.decode(ids[:tokens]).rstrip("\ufffd")
 
 
+SMALL_BUDGET_TEXTS = {
+    "thai": "ภาษาไทยไม่มีช่องว่างระหว่างคำ",  # x100 is the issue's 2,900 characters
+    "marks": "e\u0301" * 15 + " n\u0303\u0323" * 3,  # x100: "e\u0301" * 1500 + " n\u0303\u0323" * 300
+    "flags": "🇮🇳" * 8,
+    "family": "👨\u200d👩\u200d👧\u200d👦" * 2,
+}
+
+
+def bench_small_budgets(*, repeat: int, tokenizer_id: str = "cl100k_base") -> bool:
+    """Goals (a) and (b) of the module docstring; True when every case meets both."""
+    tok = load_builtin(tokenizer_id)
+    print(
+        f"\nsmall budgets ({tokenizer_id}; n = {repeat} x the unit, 4n = {4 * repeat} x; CPU seconds of"
+        " this process, best of 3: the machine may be shared)"
+    )
+    print(
+        f"{'text':<7}{'strategy':<10}{'chars 4n':>9}{'s@1 n':>8}{'s@1 4n':>8}{'s@2 4n':>8}{'s@512 4n':>9}"
+        f"{'linear (a)':>11}{'1 vs 512 (b)':>13}"
+    )
+    ok = True
+    for name, unit in SMALL_BUDGET_TEXTS.items():
+        short, long = unit * repeat, unit * 4 * repeat
+        for strategy in ("tokens", "recursive"):
+
+            def run(text: str, size: int, strategy: str = strategy) -> float:
+                best = float("inf")
+                for _ in range(3):
+                    t = time.process_time()
+                    result = chunk_text(text, tok, strategy=strategy, size=size)
+                    best = min(best, time.process_time() - t)
+                assert not check_chunks(text, result.chunks, tok, size=size)
+                return best
+
+            t1_short, t1_long = run(short, 1), run(long, 1)
+            t2_long, t512_long = run(long, 2), run(long, 512)
+            linear = (t1_long / len(long)) / (t1_short / len(short))
+            vs512 = t1_long / t512_long
+            good = linear <= 1.5 and vs512 <= 100
+            ok &= good
+            print(
+                f"{name:<7}{strategy:<10}{len(long):>9,}{t1_short:>8.3f}{t1_long:>8.3f}{t2_long:>8.3f}"
+                f"{t512_long:>9.3f}{linear:>10.2f}x{vs512:>12.0f}x{'' if good else '  MISSED'}"
+            )
+    print("goals: linear (a) <= 1.5x, 1 vs 512 (b) <= 100x (times per character)")
+    return ok
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--small-budgets", action="store_true", help="run only the small-budget cases")
     ap.add_argument("--quick", action="store_true", help="0.3M tokens, one round")
     ap.add_argument("--tokens", type=int, default=3_000_000, help="corpus size in tokens")
     ap.add_argument("--rounds", type=int, default=3, help="rounds (median reported)")
     ap.add_argument("--size", type=int, default=512, help="chunk size in tokens")
     ap.add_argument("--tokenizer", default="cl100k_base")
     args = ap.parse_args()
+    if args.small_budgets:
+        bench_small_budgets(repeat=25 if args.quick else 100, tokenizer_id=args.tokenizer)
+        return
     if args.quick:
         args.tokens, args.rounds = 300_000, 1
 
@@ -126,6 +188,7 @@ def main() -> None:
         print(
             f"  {strategy:<10} {len(result.chunks):>6,} chunks, max {max(c.tokens for c in result.chunks)} tokens: {status}"
         )
+    bench_small_budgets(repeat=25 if args.quick else 100, tokenizer_id=args.tokenizer)
 
 
 if __name__ == "__main__":

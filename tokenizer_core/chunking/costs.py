@@ -556,6 +556,7 @@ def token_windows(
     end: int | None = None,
     units: TokenUnits | None = None,
     stats: WindowStats | None = None,
+    graphemes: GraphemeCursor | None = None,
 ) -> list[Window]:
     """Cut ``text[start:end]`` into windows of at most `size` tokens, `overlap` tokens shared.
 
@@ -564,6 +565,7 @@ def token_windows(
     names it). Each window's count is the tokenizer's count of the window's own text. A
     position is in at most two windows. ``token_windows("a b c d", cl100k, size=2)`` -> "a b" |
     " c d". The work grows linearly with the text at every size (see :class:`_WindowBuilder`).
+    A caller cutting many ranges of one text in order passes one `graphemes` cursor for all.
     """
     stats = stats if stats is not None else WindowStats()
     end = len(text) if end is None else end
@@ -575,7 +577,8 @@ def token_windows(
             units = TokenUnits(units.ends + start, units.cum, units.fast)
     if int(units.ends[0]) != start or int(units.ends[-1]) != end:
         raise ValueError("token units do not cover the text range")
-    windows = _WindowBuilder(text, tokenizer, size, overlap, start, end, units, stats).run()
+    graphemes = graphemes if graphemes is not None and graphemes.text is text else GraphemeCursor(text)
+    windows = _WindowBuilder(text, tokenizer, size, overlap, start, end, units, stats, graphemes).run()
     return _with_overlaps(text, tokenizer, windows, units, stats)
 
 
@@ -605,11 +608,12 @@ class _WindowBuilder:
         end: int,
         units: TokenUnits,
         stats: WindowStats,
+        graphemes: GraphemeCursor,
     ) -> None:
         self.text, self.tok, self.size, self.overlap = text, tok, size, overlap
         self.start, self.end, self.units, self.stats = start, end, units, stats
         self.ends, self.cum, self.last = units.ends, units.cum, len(units.ends) - 1
-        self.graphemes = GraphemeCursor(text)
+        self.graphemes = graphemes
         self._fitted: tuple[int, Window] | None = None  # the last window fitted by counts
 
     def count(self, a: int, b: int) -> int:

@@ -54,6 +54,16 @@ def _scan_anchor(text: str, pos: int) -> int:
     return a
 
 
+def _clusters(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the grapheme clusters of ``text[start:end]``, `start` being a boundary.
+
+    Matched on a copy of that slice: on the whole text the `regex` module counts the regional
+    indicators before each one back to the start of their run, so a long run of flags would
+    cost time quadratic in its length. From a boundary the slice's clusters are the text's.
+    """
+    return [(start + m.start(), start + m.end()) for m in _GRAPHEME.finditer(text[start:end])]
+
+
 def is_grapheme_boundary(text: str, pos: int) -> bool:
     """True if a cut at `pos` keeps every user-perceived character (grapheme cluster) whole.
 
@@ -65,9 +75,9 @@ def is_grapheme_boundary(text: str, pos: int) -> bool:
     before, after = text[pos - 1], text[pos]
     if before < "\x80" and after < "\x80":  # ASCII on both sides: only CR LF stays together
         return not (before == "\r" and after == "\n")
-    for m in _GRAPHEME.finditer(text, _scan_anchor(text, pos), min(len(text), pos + 64)):
-        if m.end() >= pos:
-            return m.end() == pos or m.start() == pos
+    for start, end in _clusters(text, _scan_anchor(text, pos), min(len(text), pos + 64)):
+        if end >= pos:
+            return end == pos or start == pos
     return True
 
 
@@ -76,9 +86,9 @@ def grapheme_boundaries(text: str, start: int, end: int) -> list[int]:
     if end - start < 2:
         return []
     out: list[int] = []
-    for m in _GRAPHEME.finditer(text, _scan_anchor(text, start), end):
-        if start < m.end() < end:
-            out.append(m.end())
+    for _, e in _clusters(text, _scan_anchor(text, start), end):
+        if start < e < end:
+            out.append(e)
     # finditer stops at `end`, which may cut the last cluster short: keep only real boundaries
     if out and end < len(text) and not is_grapheme_boundary(text, out[-1]):
         out.pop()
@@ -121,9 +131,9 @@ class GraphemeCursor:
         while b[-1] < hi:
             last = b[-1]
             stop = min(n, hi + reach)
-            for m in _GRAPHEME.finditer(text, last, stop):
-                if m.end() < stop or stop == n:  # a match cut short at `stop` is not a boundary
-                    b.append(m.end())
+            for _, e in _clusters(text, last, stop):
+                if e < stop or stop == n:  # a cluster cut short at `stop` is not a boundary
+                    b.append(e)
             if b[-1] == last:
                 reach *= 4  # one cluster longer than the scan: look further
         return b

@@ -320,9 +320,10 @@ def _atomize(
             break
     if todo:  # pieces no separator can split: token windows (whole grapheme clusters)
         wstats = WindowStats()
+        graphemes = GraphemeCursor(text)  # pieces come in order: one scan for all of them
         cut = 0
         for s, e, _, lvl in todo:
-            for w in token_windows(text, tok, size=size, start=s, end=e, stats=wstats):
+            for w in token_windows(text, tok, size=size, start=s, end=e, stats=wstats, graphemes=graphemes):
                 found.append((w.start, w.end, w.tokens, lvl if w.start == s else len(levels)))
                 cut += 1
         log.counted_texts += wstats.counted_texts
