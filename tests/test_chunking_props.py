@@ -206,13 +206,13 @@ def test_token_windows_overlap_is_exactly_the_setting_on_plain_words(tid):
 def test_guarantees_hold_when_counts_come_from_one_pass_over_the_text(strategy, text, tid, size, overlap):
     """Long documents read piece counts from the whole text's tokens (between safe cuts); force
     that path on short texts so the properties above cover it too."""
-    from tokenizer_core.chunking import pack as chunking
+    from tokenizer_core.chunking import atoms
 
-    old = chunking._Counts.UNITS_FROM
-    chunking._Counts.UNITS_FROM = 0
+    old = atoms.Counts.UNITS_FROM
+    atoms.Counts.UNITS_FROM = 0
     try:
         overlap = min(overlap, size - 1)
         result = chunk_text(text, builtin(tid), strategy=strategy, size=size, overlap=overlap)
     finally:
-        chunking._Counts.UNITS_FROM = old
+        atoms.Counts.UNITS_FROM = old
     assert_guarantees(text, result.chunks, builtin(tid), size, overlap, strategy)

@@ -1,37 +1,44 @@
 """The chunk previewer: a document cut into chunks that fit a token budget, as a RAG index would.
 
 Read top-down, the modules are the pipeline in the order the text meets them:
-`cuts` (where a document may be cut: paragraphs, sentences, words, Markdown blocks, code) ->
-`costs` (what each piece costs in tokens, counted in windows) -> `pack` (pieces packed into
-:class:`Chunk` s under the budget with overlap; checks, statistics, export, samples and model
-limits) -> `view` (escaped HTML of the chunks). `charts` draws chunk sizes
-(``tokenizer_core.chunking.charts``, imported on its own so Altair loads only when drawn).
+
+1. `settings`: the user's strategy, size and overlap, checked before any work.
+2. `cuts`: where the document may be cut (paragraphs, lines, sentences, words, Markdown
+   blocks, code definitions; never inside a grapheme cluster). Pure text, no tokenizer.
+3. `costs`: what a piece costs in tokens (batched real counts, token units from one pass,
+   token windows for pieces no separator can split).
+4. `atoms`: the document split level by level, strongest cut first, until every piece fits.
+5. `pack`: atoms packed greedily into :class:`Chunk` s under the budget, with overlap;
+   :func:`chunk_text` runs stages 1-5 (strategy "tokens" goes from costs straight to chunks).
+6. `report`: what users do with the chunks (statistics, a from-scratch check, embedding
+   model limits, JSONL/CSV export).
+
+Beside the pipeline: `samples` (bundled documents), `view` (escaped HTML of the chunks) and
+`charts` (chunk sizes; ``tokenizer_core.chunking.charts`` is imported on its own so Altair
+loads only when drawn).
 """
 
+from .atoms import ChunkStep
 from .costs import count_texts, token_units, token_windows
 from .cuts import is_grapheme_boundary, markdown_blocks
-from .pack import (
-    CHUNK_SAMPLES,
+from .pack import Chunk, ChunkResult, chunk_text
+from .report import (
     EMBEDDING_MODELS,
-    MAX_CHUNK_TOKENS,
-    STRATEGIES,
-    Chunk,
-    ChunkResult,
-    ChunkSample,
-    ChunkSettingsError,
     ChunkStats,
-    ChunkStep,
     EmbeddingModel,
-    Strategy,
     check_chunks,
     chunk_stats,
-    chunk_text,
     chunks_to_csv,
     chunks_to_jsonl,
     first_words,
     limit_warning,
-    load_chunk_sample,
-    long_document,
+)
+from .samples import CHUNK_SAMPLES, ChunkSample, load_chunk_sample, long_document
+from .settings import (
+    MAX_CHUNK_TOKENS,
+    STRATEGIES,
+    ChunkSettingsError,
+    Strategy,
     overlap_from_percent,
     validate_settings,
 )

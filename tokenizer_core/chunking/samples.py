@@ -1,0 +1,52 @@
+"""Bundled sample documents for the chunk previewer, and a long document for stress tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSample:
+    """A bundled sample document and the strategy that suits it."""
+
+    id: str
+    label: str
+    filename: str
+    strategy: str
+
+
+CHUNK_SAMPLES: dict[str, ChunkSample] = {
+    s.id: s
+    for s in (
+        ChunkSample("markdown", "Markdown guide with headings", "retrieval_guide.md", "markdown"),
+        ChunkSample(
+            "prose", "Essay (prose, a little Hindi, Japanese, emoji)", "river_essay.txt", "recursive"
+        ),
+        ChunkSample("python", "Python module", "inventory.py", "code"),
+    )
+}
+
+
+def load_chunk_sample(sample_id: str) -> str:
+    """Text of a bundled sample document: ``load_chunk_sample("python")``."""
+    if sample_id not in CHUNK_SAMPLES:
+        raise KeyError(f"no chunk sample {sample_id!r}; choose one of {list(CHUNK_SAMPLES)}")
+    path = resources.files("tokenizer_core") / "data" / "chunk_samples" / CHUNK_SAMPLES[sample_id].filename
+    return path.read_text(encoding="utf-8")
+
+
+def long_document(chars: int = 1_000_000) -> str:
+    """About `chars` characters of Markdown: the samples repeated as numbered parts.
+
+    A stress test for the page (a 1 MB document must chunk and render without freezing).
+    """
+    guide, essay, code = (load_chunk_sample(k) for k in ("markdown", "prose", "python"))
+    parts: list[str] = []
+    total, k = 0, 0
+    while total < chars:
+        k += 1
+        part = f"# Part {k}\n\n{essay}\n{guide.replace('# Preparing', f'## {k}. Preparing', 1)}\n```python\n{code}```\n\n"
+        parts.append(part)
+        total += len(part)
+    return "".join(parts)
