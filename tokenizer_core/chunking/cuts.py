@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -54,14 +54,15 @@ def _scan_anchor(text: str, pos: int) -> int:
     return a
 
 
-def _clusters(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _clusters(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Spans of the grapheme clusters of ``text[start:end]``, `start` being a boundary.
 
     Matched on a copy of that slice: on the whole text the `regex` module counts the regional
     indicators before each one back to the start of their run, so a long run of flags would
     cost time quadratic in its length. From a boundary the slice's clusters are the text's.
     """
-    return [(start + m.start(), start + m.end()) for m in _GRAPHEME.finditer(text[start:end])]
+    for m in _GRAPHEME.finditer(text[start:end]):
+        yield start + m.start(), start + m.end()
 
 
 def is_grapheme_boundary(text: str, pos: int) -> bool:
@@ -177,7 +178,11 @@ class GraphemeCursor:
 
 
 def _keep_whole_graphemes(text: str, cuts: list[int]) -> list[int]:
-    return [c for c in cuts if is_grapheme_boundary(text, c)]
+    """The cuts (sorted) that are grapheme boundaries, with one forward scan for all of them."""
+    if not cuts:
+        return cuts
+    graphemes = GraphemeCursor(text)
+    return [c for c in cuts if graphemes.is_boundary(c)]
 
 
 # ------------------------------------------------------------------------------ prose splitters
