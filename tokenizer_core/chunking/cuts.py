@@ -112,7 +112,7 @@ class GraphemeCursor:
     ``GraphemeCursor("e\\u0301ab").between(0, 4) -> [2, 3]``.
     """
 
-    _REACH = 4096  # a question this far past what was scanned starts a fresh scan
+    _REACH = 512  # a question this far past what was scanned starts a fresh scan near it
     _KEEP = 100_000  # boundaries kept; older ones are dropped
 
     def __init__(self, text: str) -> None:
