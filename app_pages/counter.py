@@ -328,7 +328,7 @@ st.caption(
 for warning in st.session_state.pop("counter_link_warnings", []):
     st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
 
-text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240)
+text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240, live=True)
 s1, s2 = st.columns([3, 2], vertical_alignment="bottom")
 with s1:
     ids = tokenizer_select("counter_tokenizers")

@@ -14,14 +14,16 @@ def metrics(at) -> dict[str, str]:
 
 
 def set_text(at, text: str):
-    at.text_area(key="counter_text").input(text).run()
+    # The live text box is a browser component AppTest cannot type into: set what it sends.
+    at.session_state["counter_text"] = text
+    at.run()
     assert not at.exception, at.exception
     return at
 
 
 def test_home_page_counts_the_default_sample(app):
     text = load_sample("mixed")
-    assert app.text_area(key="counter_text").value == text
+    assert app.session_state["counter_text"] == text
     shown = metrics(app)
     for tid, label in (("o200k_base", "o200k_base"), ("cl100k_base", "cl100k_base"), ("llama3", "Llama 3")):
         assert shown[label] == f"{builtin(tid).count(text):,}"
@@ -105,7 +107,7 @@ def test_share_link_is_applied_on_first_load():
     )
     at.run()
     assert not at.exception
-    assert at.text_area(key="counter_text").value == "shared <b>text</b>"
+    assert at.session_state["counter_text"] == "shared <b>text</b>"
     assert list(metrics(at)) == ["r50k_base (gpt2)"]
     assert at.selectbox(key="counter_ctx").value == "Custom..."
     assert at.number_input(key="counter_ctx_custom").value == 4096
@@ -192,3 +194,23 @@ def test_chat_settings_travel_in_the_share_link():
     )
     assert at.query_params["chat"] in ("1", ["1"])
     assert at.query_params["zs"] in (pack_text("Be brief."), [pack_text("Be brief.")])
+
+
+def _live_box_data(at) -> dict:
+    import json
+
+    (box,) = at.get("bidi_component")
+    proto = box.proto
+    return json.loads(proto.mixed.json if proto.WhichOneof("data") == "mixed" else proto.json)
+
+
+def test_live_box_gets_the_text_only_when_python_changes_it(app):
+    first = _live_box_data(app)
+    assert first["value"] == load_sample("mixed")  # the first run fills the box
+    app.run()  # a rerun that changed nothing: the box is left alone (no text resent)
+    again = _live_box_data(app)
+    assert again["value"] is None and again["rev"] == first["rev"]
+    set_text(app, "replaced from Python")  # e.g. a sample, an upload or a workspace file
+    pushed = _live_box_data(app)
+    assert pushed["value"] == "replaced from Python" and pushed["rev"] != first["rev"]
+    assert pushed["live_limit"] > 1_000 and "Ctrl+Enter" in pushed["manual_note"]

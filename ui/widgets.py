@@ -21,6 +21,7 @@ from tokenizer_core import (
     tokenizer_from_tiktoken_bytes,
 )
 
+from .live_text import live_text_area
 from .state import (
     register_session_tokenizer,
     remove_session_tokenizer,
@@ -78,8 +79,11 @@ def text_source(
     placeholder: str = "Paste or type text here...",
     extensions: Sequence[str] = TEXT_EXTENSIONS,
     default_sample: str | None = None,
+    live: bool = False,
 ) -> str:
     """Paste, upload a text file, or load a sample. Returns the current text.
+
+    `live=True` uses the box that sends its text while the user types (ui/live_text.py).
 
     The text lives in `st.session_state[f"{key}_text"]` and persists across pages. Loading a
     sample or a file replaces it, and a "Restore" button brings back what was there before, so
@@ -132,9 +136,12 @@ def text_source(
             escape_markdown(st.session_state[err_key]) + " Your text below is unchanged.",
             icon=":material/block:",
         )
-    text = st.text_area(
-        label, key=text_key, height=height, placeholder=placeholder, persist_state="session",
-    ) or ""  # fmt: skip
+    if live:
+        text = live_text_area(text_key, label=label, height=height, placeholder=placeholder)
+    else:
+        text = st.text_area(
+            label, key=text_key, height=height, placeholder=placeholder, persist_state="session",
+        ) or ""  # fmt: skip
     if st.session_state.get(prev_key):
         st.button(
             "Restore the text you had before", key=f"{key}_restore", on_click=on_restore,

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _type_text(app, text: str) -> None:
-    area = app.main.get_by_test_id("stTextArea").locator("textarea").first
+    area = app.main.locator("textarea.tw-live-box")
     area.fill(text)
     app.run(lambda: area.press("Control+Enter"))
 
@@ -67,7 +67,7 @@ def test_file_upload_counts_the_file_and_rejects_binary(app_page, tmp_path):
     good.write_text("# Notes\n\nUploaded text with emoji 🚀 and नमस्ते.\n", encoding="utf-8")
     uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
     app_page.run(lambda: uploader.set_input_files(str(good)))
-    area = app_page.main.get_by_test_id("stTextArea").locator("textarea").first
+    area = app_page.main.locator("textarea.tw-live-box")
     expect(area).to_have_value(good.read_text(encoding="utf-8"))
     expected = builtin("o200k_base").count(good.read_text(encoding="utf-8"))
     assert _metric(app_page, "o200k_base") == f"{expected:,}"
@@ -94,7 +94,7 @@ def test_share_link_round_trip(app_page, browser):
 
         fresh = AppPage(other.new_page(), app_page.base_url)
         fresh.run(lambda: fresh.page.goto(url))
-        area = fresh.main.get_by_test_id("stTextArea").locator("textarea").first
+        area = fresh.main.locator("textarea.tw-live-box")
         expect(area).to_have_value(text)
         ids_view = fresh.page.locator(".tw-tokens").first.inner_text()
         first_id = builtin("o200k_base").encode(text)[0]
@@ -125,7 +125,7 @@ def test_own_tokenizer_upload_appears_in_the_lists(app_page):
     app_page.run(lambda: app_page.page.get_by_role("option", name=re.compile("my.*gpt2.*yours")).click())
     app_page.page.keyboard.press("Escape")
     label = "<b>my</b> gpt2"
-    text = app_page.main.get_by_test_id("stTextArea").locator("textarea").first.input_value()
+    text = app_page.main.locator("textarea.tw-live-box").input_value()
     # the default pattern is o200k's: the same file and pattern built directly give the count
     expected = tokenizer_from_tiktoken_bytes(vocab_file.read_bytes(), name="x", pattern_id="o200k").count(
         text

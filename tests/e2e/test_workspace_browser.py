@@ -1,0 +1,114 @@
+"""The prompt workspace's live text box in a real Chromium: counts follow typing, no key lost."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import builtin
+
+pytestmark = pytest.mark.e2e
+
+FOCUSED = """() => {
+  const host = [...document.querySelectorAll('[data-testid^=stBidiComponent]')]
+    .find(h => (h.shadowRoot || h).querySelector('textarea.tw-live-box'));
+  const active = host.shadowRoot ? host.shadowRoot.activeElement : document.activeElement;
+  return !!active && active.classList.contains('tw-live-box');
+}"""
+
+
+def _box(app):
+    return app.main.locator("textarea.tw-live-box")
+
+
+def _metric(app, label: str) -> str:
+    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
+    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def _clear(app) -> None:
+    box = _box(app)
+    box.click()
+    app.page.keyboard.press("Control+a")
+    app.run(lambda: app.page.keyboard.press("Delete"))
+
+
+def test_counts_follow_typing_without_enter_and_the_box_keeps_focus(app_page):
+    app_page.goto()
+    _clear(app_page)
+    typed = ""
+    seen = set()
+    for ch in "Hello, tokenizers!":
+        typed += ch
+        app_page.run(lambda ch=ch: app_page.page.keyboard.type(ch))  # a pause: the box sends by itself
+        expected = f"{builtin('o200k_base').count(typed):,}"
+        expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").first).to_contain_text(
+            expected
+        )
+        seen.add(expected)
+        assert app_page.page.evaluate(FOCUSED), "the box lost focus when the counts changed"
+    assert len(seen) > 2  # the count really moved while typing
+    expect(_box(app_page)).to_have_value(typed)
+    assert not app_page.exceptions()
+
+
+def test_fast_typing_while_reruns_land_loses_no_keystroke(app_page):
+    app_page.goto()
+    _clear(app_page)
+    text = ""
+    burst = "the quick brown fox jumps over the lazy dog 0123456789 "
+    for i in range(6):
+        # type fast, stop long enough for the box to send, then type on while the rerun runs
+        app_page.page.keyboard.type(burst, delay=8)
+        text += burst
+        app_page.page.wait_for_timeout(230 + 40 * i)
+    app_page.page.keyboard.type("END", delay=8)
+    text += "END"
+    expect(_box(app_page)).to_have_value(text)
+    expected = f"{builtin('o200k_base').count(text):,}"
+    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").first).to_contain_text(
+        expected, timeout=15_000
+    )
+    assert app_page.page.evaluate(FOCUSED)
+    assert not app_page.exceptions()
+
+
+def test_undo_works_and_text_survives_a_page_change(app_page):
+    app_page.goto()
+    _clear(app_page)
+    app_page.run(lambda: app_page.page.keyboard.type("first words", delay=10))
+    app_page.page.keyboard.press("Control+z")
+    expect(_box(app_page)).not_to_have_value("first words")  # the browser's own undo still works
+    app_page.page.keyboard.press("Control+Shift+z")
+    app_page.page.wait_for_timeout(400)
+    app_page.settle()
+    kept = _box(app_page).input_value()
+    app_page.run(lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Chunk").click())
+    app_page.run(
+        lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Token counter").click()
+    )
+    expect(_box(app_page)).to_have_value(kept)
+    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(kept):,}"
+
+
+def test_a_loaded_sample_replaces_the_box_text(app_page):
+    app_page.goto()
+    _clear(app_page)
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Load sample").click())
+    expect(_box(app_page)).not_to_have_value("")
+    text = _box(app_page).input_value()
+    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(text):,}"
+
+
+def test_long_text_counts_on_ctrl_enter_and_says_so(app_page):
+    app_page.goto()
+    box = _box(app_page)
+    long_text = "word " * 5_000  # 25,000 characters: above the live limit
+    box.fill(long_text)
+    note = app_page.main.locator(".tw-live-note")
+    expect(note).to_contain_text("Ctrl+Enter")
+    expect(note).to_contain_text("Upload")
+    app_page.page.wait_for_timeout(600)
+    assert _metric(app_page, "o200k_base") != f"{builtin('o200k_base').count(long_text):,}"
+    app_page.run(lambda: box.press("Control+Enter"))
+    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(long_text):,}"
