@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import ENTRY, builtin
-from tokenizer_core import load_sample, pack_text
+from tokenizer_core import load_sample, pack_text, unpack_text
 
 
 def metrics(at) -> dict[str, str]:
@@ -42,7 +42,7 @@ def test_choosing_tokenizers(app):
     assert not app.exception
     assert set(metrics(app)) == {"r50k_base (gpt2)", "Qwen 2.5 / 3", "Mistral Tekken"}
     app.multiselect(key="counter_tokenizers").set_value([]).run()
-    assert not app.metric and any("at least one tokenizer" in i.value for i in app.info)
+    assert not app.metric and any("at least one model or tokenizer" in i.value for i in app.info)
 
 
 def test_empty_and_whitespace_text(app):
@@ -138,46 +138,90 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
 
 
 def chat_table(at):
-    return next(df.value for df in at.dataframe if "overhead" in df.value.columns)
+    return next(df.value for df in at.dataframe if "Request tokens" in df.value.columns)
 
 
-def test_chat_request_counts_every_format_of_the_chosen_tokenizers(app):
-    from tokenizer_core import count_chat
+def _chat(at, messages, tools=""):
+    """Put a chat in the editor the way a link or a workspace file does, in chat mode."""
+    from ui.chat_editor import set_messages
 
-    text = "Where is my order #90210? It was due on Monday."
-    set_text(app, text)
+    at.session_state["counter_mode"] = "chat"
+    at.session_state["counter_chat_tools"] = tools
+    at.run()
+    ids = at.session_state["counter_chat_msgs"]
+    for mid in ids:
+        del at.session_state[f"counter_chat_text_{mid}"]
+    at.session_state["counter_chat_msgs"] = []
+    for n, (role, text) in enumerate(messages):
+        mid = f"t{n}"
+        at.session_state["counter_chat_msgs"] = [*at.session_state["counter_chat_msgs"], mid]
+        at.session_state[f"counter_chat_role_{mid}"] = role
+        at.session_state[f"counter_chat_text_{mid}"] = text
+    at.run()
+    assert not at.exception, at.exception
+    assert set_messages  # the page's own way in is tested through links below
+    return at
+
+
+def test_chat_request_counts_each_chosen_model_in_its_format(app):
+    from tokenizer_core.chat import CHAT_FORMATS, Message, count_request
+
+    chat = [("system", "You are a support agent."), ("user", "Where is my order #90210?"),
+            ("assistant", "Let me check.")]  # fmt: skip
     app.multiselect(key="counter_tokenizers").set_value(
-        ["o200k_base", "llama3", "qwen", "tekken", "r50k_base"]
+        ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"]
     ).run()
-    assert not any(df.value.columns.isin(["overhead"]).any() for df in app.dataframe)  # off by default
-    app.toggle(key="counter_chat").set_value(True).run()
-    assert not app.exception
+    _chat(app, chat)
     table = chat_table(app)
-    assert list(table["format"]) == [
-        "OpenAI chat (documented rule)", "Llama 3.1-3.3 Instruct", "Llama 3 Instruct", "Qwen3 (ChatML)",
-        "Qwen 2.5 (ChatML)", "Mistral instruct v3 (Tekken)",
+    assert list(table["Chat format"]) == [
+        "OpenAI chat (documented rule)", "Llama 3.1-3.3 Instruct", "Qwen3 (ChatML)", "Qwen 2.5 (ChatML)",
     ]  # fmt: skip
-    o200k = table.iloc[0]
-    assert o200k["content"] == builtin("o200k_base").count(text) and o200k["overhead"] == 7
-    assert o200k["total"] == builtin("o200k_base").count(text) + 7
-    assert o200k["context_pct"] == pytest.approx(100 * o200k["total"] / 128_000)
-    mistral = table.iloc[5]
-    assert mistral["total"] == count_chat(builtin("tekken"), text).total == builtin("tekken").count(text) + 3
-    assert any("No chat format known for r50k\\_base" in c.value for c in app.caption)
-    # a system message adds its tokens and its own framing
-    app.text_area(key="counter_system").input("You are a support agent.").run()
-    with_system = chat_table(app)
-    sys_tokens = builtin("o200k_base").count("You are a support agent.")
-    assert with_system.iloc[0]["total"] == o200k["total"] + 3 + 1 + sys_tokens
-    llama31 = count_chat(builtin("llama3"), text, "You are a support agent.", format_id="llama31")
-    assert with_system.iloc[1]["total"] == llama31.total
-    # the formats are shown with the user's text as a placeholder
-    codes = [c.value for c in app.code]
-    assert any(c.startswith("<s>[INST]⟨system message⟩") for c in codes)
-    assert not any("support agent" in c for c in codes)
+    assert table.iloc[0]["Models"] == "GPT-4o, GPT-5"  # one tokenizer and format: counted once
+    tok = builtin("o200k_base")
+    assert table.iloc[0]["Request tokens"] == sum(3 + tok.count(r) + tok.count(t) for r, t in chat) + 3
+    assert table.iloc[0]["#2 user"] == tok.count("Where is my order #90210?")
+    msgs = [Message(r, t) for r, t in chat]
+    llama = count_request(builtin("llama3"), CHAT_FORMATS["llama31"], msgs)
+    assert table.iloc[1]["Request tokens"] == llama.total
+    assert table.iloc[1]["% of context"] == pytest.approx(100 * llama.total / 131_072)
 
 
-def test_chat_settings_travel_in_the_share_link():
+def test_chat_tools_counted_where_published_and_bad_json_keeps_everything(app):
+    tool = '[{"name": "track", "description": "Track an order.", "parameters": {"type": "object", "properties": {"id": {"type": "string", "description": "Order id"}}}}]'
+    app.multiselect(key="counter_tokenizers").set_value(["llama-3.1", "llama-3"]).run()
+    _chat(app, [("user", "Where is order 7?")], tools=tool)
+    table = chat_table(app)
+    assert table.iloc[0]["Tools"] > 20 and table.iloc[0]["Counted by"].startswith("the model's published")
+    assert "tools not counted" in table.iloc[1]["Counted by"]  # Llama 3's template says nothing on tools
+    with_tools = table.iloc[0]["Request tokens"]
+    app.session_state["counter_chat_tools"] = tool[:-3]  # broken JSON
+    app.run()
+    assert not app.exception
+    assert any("not valid JSON" in e.value and "line 1" in e.value for e in app.error)
+    assert app.session_state["counter_chat_tools"] == tool[:-3]  # the user's text is kept
+    assert chat_table(app).iloc[0]["Request tokens"] < with_tools  # counted without the tools
+
+
+def test_chat_travels_in_the_share_link():
+    import json
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    msgs = [["system", "Be brief."], ["user", "hi <b>x</b>"], ["assistant", "Hello."]]
+    at.query_params.update({"tok": "gpt-4o", "mode": "chat", "zm": pack_text(json.dumps(msgs))})
+    at.run()
+    assert not at.exception
+    tok = builtin("o200k_base")
+    assert (
+        chat_table(at).iloc[0]["Request tokens"] == sum(3 + tok.count(r) + tok.count(t) for r, t in msgs) + 3
+    )
+    assert at.query_params["mode"] in ("chat", ["chat"])
+    assert json.loads(unpack_text(at.query_params["zm"] if isinstance(at.query_params["zm"], str)
+                                  else at.query_params["zm"][0])) == msgs  # fmt: skip
+
+
+def test_an_older_chat_link_becomes_a_chat():
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(ENTRY, default_timeout=60)
@@ -185,15 +229,11 @@ def test_chat_settings_travel_in_the_share_link():
                             "zs": pack_text("Be brief.")})  # fmt: skip
     at.run()
     assert not at.exception
-    assert at.toggle(key="counter_chat").value is True
-    assert at.text_area(key="counter_system").value == "Be brief."
     tok = builtin("o200k_base")
     assert (
-        chat_table(at).iloc[0]["total"]
+        chat_table(at).iloc[0]["Request tokens"]
         == 3 + 1 + tok.count("Be brief.") + 3 + 1 + tok.count("hi <|endoftext|>") + 3
     )
-    assert at.query_params["chat"] in ("1", ["1"])
-    assert at.query_params["zs"] in (pack_text("Be brief."), [pack_text("Be brief.")])
 
 
 def _live_box_data(at) -> dict:

@@ -135,23 +135,18 @@ def test_own_tokenizer_upload_appears_in_the_lists(app_page):
     assert not app_page.exceptions()
 
 
-def test_chat_request_table_and_a_system_message(app_page):
+def test_chat_request_table_and_its_tokens(app_page):
     app_page.goto()
-    text = "Where is my order?"
-    _type_text(app_page, text)
-    app_page.run(lambda: app_page.main.get_by_text("Count as a chat request", exact=True).click())
-    expect(app_page.main.get_by_text("As a chat request", exact=True)).to_be_visible()
+    app_page.run(lambda: app_page.main.get_by_text("Chat request", exact=True).click())
     table = app_page.main.get_by_test_id("stDataFrame").filter(has_text="Request tokens")
     expect(table).to_be_visible()
-    system = app_page.main.get_by_role("textbox", name="System message (optional)")
-    system.fill("<img src=x onerror=alert(1)> Be brief.")
-    app_page.run(lambda: system.press("Control+Enter"))
-    expander = app_page.main.get_by_text("What each format adds")
-    expander.click()  # opening an expander is drawn in the browser, without a rerun
-    llama = app_page.main.get_by_test_id("stCode").filter(has_text="Cutting Knowledge Date")
-    expect(llama).to_be_visible()
-    shown = llama.inner_text()
-    assert "⟨system message⟩" in shown and "⟨your text⟩" in shown and "Be brief" not in shown
+    boxes = app_page.main.locator("textarea.tw-live-box")
+    expect(boxes).to_have_count(2)  # the default chat: a system and a user message
+    boxes.first.fill("<img src=x onerror=alert(1)> Be brief.")
+    app_page.run(lambda: boxes.first.press("Control+Enter"))
+    view = app_page.page.locator(".tw-tokens").last
+    expect(view).to_contain_text("Be brief")
+    expect(view).to_contain_text("<|start_header_id|>")
     assert app_page.page.locator("img[src='x']").count() == 0 and app_page.dialogs == []
-    assert "chat=1" in app_page.page.url and "zs=" in app_page.page.url
+    assert "mode=chat" in app_page.page.url and "zm=" in app_page.page.url
     assert not app_page.exceptions()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -112,3 +114,41 @@ def test_long_text_counts_on_ctrl_enter_and_says_so(app_page):
     assert _metric(app_page, "o200k_base") != f"{builtin('o200k_base').count(long_text):,}"
     app_page.run(lambda: box.press("Control+Enter"))
     assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(long_text):,}"
+
+
+def test_model_search_finds_gpt_4o_and_llama_sizes(app_page):
+    app_page.goto(query="tok=r50k_base")
+    combo = app_page.main.get_by_test_id("stMultiSelect").first
+    combo.locator("input").click()
+    app_page.page.keyboard.type("4o")
+    options = app_page.page.get_by_role("option")
+    expect(options.filter(has_text="GPT-4o · o200k_base").first).to_be_visible()
+    app_page.page.keyboard.press("Control+a")
+    app_page.page.keyboard.type("Llama 3.1 70B")
+    expect(options.filter(has_text="Llama 3.1 · Llama 3").first).to_be_visible()
+    app_page.page.keyboard.press("Control+a")
+    app_page.page.keyboard.type("qwen3")
+    expect(app_page.page.get_by_role("option", name="Qwen3 · Qwen", exact=False).first).to_be_visible()
+    app_page.run(lambda: app_page.page.get_by_role("option", name="Qwen3 · Qwen", exact=False).first.click())
+    app_page.page.keyboard.press("Escape")
+    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="Qwen 2.5 / 3")).to_be_visible()
+
+
+def test_chat_editor_counts_live_and_bad_tools_say_so(app_page):
+    app_page.goto()
+    app_page.run(lambda: app_page.main.get_by_text("Chat request", exact=True).click())
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Add a message").click())
+    boxes = app_page.main.locator("textarea.tw-live-box")
+    expect(boxes).to_have_count(3)
+    table = app_page.main.get_by_test_id("stDataFrame").filter(has_text="Request tokens")
+    expect(table).to_contain_text("#3 assistant")
+    boxes.nth(2).click()
+    app_page.run(lambda: app_page.page.keyboard.type("Sure, one moment.", delay=20))
+    expect(app_page.main.get_by_text(re.compile(r"^\d+ / \d+ / \d+ tokens$")).last).to_be_visible()
+    app_page.main.get_by_text("Tools (function definitions, JSON Schema)").click()
+    tools = app_page.main.get_by_role("textbox", name="Tools as JSON")
+    tools.fill('[{"name": "track",}]')
+    app_page.run(lambda: tools.press("Control+Enter"))
+    expect(app_page.main.get_by_text(re.compile("not valid JSON: line 1"))).to_be_visible()
+    expect(tools).to_have_value('[{"name": "track",}]')
+    assert not app_page.exceptions()

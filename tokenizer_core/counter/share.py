@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 MAX_SHARED_TEXT_BYTES = 4_000
 VIEW_MODES = ("text", "ids", "hide")
+PROMPT_MODES = ("text", "chat")
+CHAT_ROLES = ("system", "developer", "user", "assistant")
 
 
 @dataclass
@@ -27,6 +30,10 @@ class ShareState:
     allow_special: bool | None = None
     chat: bool | None = None
     system: str | None = None
+    mode: str | None = None
+    messages: list[tuple[str, str]] | None = None
+    tools: str | None = None
+    versions: list[dict] | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -62,6 +69,10 @@ def share_params(
     allow_special: bool,
     chat: bool = False,
     system: str = "",
+    mode: str = "text",
+    messages: Sequence[tuple[str, str]] = (),
+    tools: str = "",
+    versions: Sequence[dict] = (),
 ) -> dict[str, str]:
     """Query parameters for a link that reproduces the view.
 
@@ -81,7 +92,29 @@ def share_params(
         params["chat"] = "1"
         if system and len(system.encode("utf-8", "surrogatepass")) <= MAX_SHARED_TEXT_BYTES:
             params["zs"] = pack_text(system)
+    if mode != "text":
+        params["mode"] = mode
+    for key, value in (("zm", [list(m) for m in messages]), ("zv", list(versions))):
+        if value:
+            raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            if len(raw.encode("utf-8", "surrogatepass")) <= MAX_SHARED_TEXT_BYTES:
+                params[key] = pack_text(raw)
+    if tools and len(tools.encode("utf-8", "surrogatepass")) <= MAX_SHARED_TEXT_BYTES:
+        params["zt"] = pack_text(tools)
     return params
+
+
+def _messages(data: object) -> list[tuple[str, str]]:
+    """[[role, text], ...] from a link; raises ValueError for anything else."""
+    if not isinstance(data, list):
+        raise ValueError("the chat messages are damaged")
+    out = []
+    for item in data:
+        if (not isinstance(item, list) or len(item) != 2 or item[0] not in CHAT_ROLES
+                or not isinstance(item[1], str)):  # fmt: skip
+            raise ValueError("the chat messages are damaged")
+        out.append((item[0], item[1]))
+    return out
 
 
 def read_share_params(
@@ -122,6 +155,29 @@ def read_share_params(
             state.context_window = value
         except ValueError:
             state.warnings.append(f"context window {ctx!r} in the link is not a positive number")
+    if (mode := one("mode")) is not None:
+        if mode in PROMPT_MODES:
+            state.mode = mode
+        else:
+            state.warnings.append(f"unknown prompt mode {mode!r} in the link")
+    if (zt := one("zt")) is not None:
+        try:
+            state.tools = unpack_text(zt)
+        except ValueError as exc:
+            state.warnings.append(f"chat tools: {exc}")
+    if (zm := one("zm")) is not None:
+        try:
+            state.messages = _messages(json.loads(unpack_text(zm)))
+        except ValueError as exc:
+            state.warnings.append(f"chat messages: {exc}")
+    if (zv := one("zv")) is not None:
+        try:
+            versions = json.loads(unpack_text(zv))
+            if not isinstance(versions, list) or not all(isinstance(v, dict) for v in versions):
+                raise ValueError("the prompt versions are damaged")
+            state.versions = versions
+        except ValueError as exc:
+            state.warnings.append(f"prompt versions: {exc}")
     for key, attr in (("ws", "whitespace"), ("special", "allow_special"), ("chat", "chat")):
         if (flag := one(key)) is not None:
             if flag in ("0", "1"):

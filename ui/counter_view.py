@@ -1,0 +1,232 @@
+"""The token counter's sections: counts, token views, share link, about. Widgets and layout
+only; the logic is in tokenizer_core."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import (
+    BUILTINS,
+    CONTEXT_WINDOWS,
+    NO_PUBLIC_TOKENIZER,
+    CountRow,
+    Segment,
+    Tokenizer,
+    count_table,
+    escape_markdown,
+    legend_html,
+    rows_to_csv,
+    share_params,
+    token_count,
+    unshared_boundaries,
+    view_windows,
+)
+from tokenizer_core.counter.charts import token_count_chart
+from tokenizer_core.models import TokenizerGroup, shared_tokenizer_note
+from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
+
+from .models import known_choice_ids
+from .state import tokenizer_infos
+from .tokens import show_tokens
+
+PART_CHARS = 12_000  # characters per page of the coloured view
+MAX_SPANS = 6_000  # segments drawn per tokenizer and page
+VIEW_LABELS = {"text": "Text", "ids": "Token IDs", "hide": "Hide"}
+CUSTOM = "Custom..."
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting...")
+def cached_counts(
+    text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
+) -> list[CountRow]:
+    return count_table(text, _toks, context_window=window, allow_special=allow_special)
+
+
+@st.cache_data(max_entries=24, ttl=300, show_spinner=False)  # a view page: up to ~1 MB each
+def cached_segments(
+    tokenizer_id: str, text: str, start: int, end: int, allow_special: bool, _tok: Tokenizer
+) -> list[Segment]:
+    segs = _tok.segments(text[start:end], allow_special=allow_special)
+    if start == 0:
+        return segs
+    return [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+
+
+def context_window_input() -> int:
+    # Defaults go through session state (a share link may have set it), never also as a
+    # widget default: Streamlit warns when both are given.
+    st.session_state.setdefault("counter_ctx", list(CONTEXT_WINDOWS)[2])
+    choice = st.selectbox(
+        "Context window", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
+        help="The last column of the table is the share of this window the text fills.",
+    )  # fmt: skip
+    if choice == CUSTOM:
+        st.session_state.setdefault("counter_ctx_custom", 128_000)
+        return int(st.number_input(
+            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="counter_ctx_custom",
+        ))  # fmt: skip
+    return CONTEXT_WINDOWS[choice]
+
+
+def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
+    """One metric per tokenizer (models that share one are counted once), the table and chart."""
+    by_tok = {g.tokenizer_id: g for g in groups}
+    cols = st.columns(min(len(rows), 4))
+    for i, (row, tok) in enumerate(zip(rows, toks)):
+        with cols[i % len(cols)]:
+            cpt = f"{row.chars_per_token:.2f} chars/token" if row.chars_per_token else "no tokens"
+            st.metric(
+                escape_markdown(row.tokenizer), f"{row.tokens:,}",
+                help=f"{cpt}; {row.context_pct:.2f}% of the context window",
+            )  # fmt: skip
+            picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
+            st.caption(escape_markdown(", ".join(picked or tok.info.models) or tok.info.family))
+    if note := shared_tokenizer_note(groups, tokenizer_names={t.id: t.info.name for t in toks}):
+        st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
+    df = pd.DataFrame([_row_dict(r) for r in rows])
+    st.dataframe(
+        df.drop(columns=["tokenizer_id", "context_window"]),
+        hide_index=True,
+        column_config={
+            "tokenizer": "Tokenizer",
+            "tokens": st.column_config.NumberColumn("Tokens", format="localized"),
+            "characters": st.column_config.NumberColumn("Characters", format="localized"),
+            "words": st.column_config.NumberColumn("Words", format="localized"),
+            "utf8_bytes": st.column_config.NumberColumn("UTF-8 bytes", format="localized"),
+            "chars_per_token": st.column_config.NumberColumn("Chars / token", format="%.2f"),
+            "context_pct": st.column_config.ProgressColumn(
+                "% of context", format="%.2f%%", min_value=0, max_value=100
+            ),
+        },
+    )
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1.altair_chart(token_count_chart(rows), width="stretch")
+    c2.download_button(
+        "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
+        icon=":material/download:", key="counter_csv",
+    )  # fmt: skip
+
+
+def _row_dict(row: CountRow) -> dict:
+    return {f: getattr(row, f) for f in CountRow.__dataclass_fields__}
+
+
+def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
+    st.subheader("How each tokenizer cuts the text")
+    c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+    with c1:
+        st.session_state.setdefault("counter_view", "text")
+        mode = st.segmented_control(
+            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view",
+        ) or "text"  # fmt: skip
+    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
+    diff = c3.toggle(
+        "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
+        help="A red bar marks a token boundary that not every tokenizer shown has.",
+    )  # fmt: skip
+    if mode == "hide":
+        st.caption("Coloured view hidden. The counts above cover the whole text.")
+        return
+    windows = view_windows(text, PART_CHARS)
+    part = 0
+    if len(windows) > 1:
+        part = int(st.number_input(
+            f"Part (the text is shown in {len(windows)} parts of about {PART_CHARS:,} characters)",
+            min_value=1, max_value=len(windows), value=1, step=1, key="counter_part",
+        )) - 1  # fmt: skip
+        part = min(part, len(windows) - 1)
+    start, end, exact = windows[part]
+    seg_lists = [cached_segments(t.id, text, start, end, allow_special, t) for t in toks]
+    marked = unshared_boundaries(*seg_lists) if diff and len(toks) > 1 else [frozenset()] * len(toks)
+    if len(windows) > 1:
+        note = "" if exact else " Near the start of this part a token may differ from the whole-text count."
+        st.caption(f"Characters {start:,}–{end:,} of {len(text):,}.{note}")
+    legend = [("hover", "token ids, bytes and offsets")]
+    if diff and len(toks) > 1:
+        legend.append(("red bar", "boundary not shared by every tokenizer shown"))
+    if allow_special:
+        legend.append(("dashed outline", "special token"))
+    st.html(legend_html(legend))
+    per_row = 2 if len(toks) > 1 else 1
+    for row_start in range(0, len(toks), per_row):
+        cols = st.columns(per_row)
+        for col, tok, segs, mk in zip(cols, toks[row_start:], seg_lists[row_start:], marked[row_start:]):
+            with col:
+                shown = segs[:MAX_SPANS]
+                st.markdown(
+                    f"**{escape_markdown(tok.info.name)}** · {token_count(segs):,} tokens in this part"
+                )
+                if len(shown) < len(segs):
+                    st.caption(f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part.")
+                show_tokens(shown, mode=mode, show_whitespace=ws, marked=mk)
+
+
+def share_section(
+    ids: list[str],
+    text: str,
+    window: int,
+    *,
+    mode: str = "text",
+    messages=(),
+    tools: str = "",
+    versions=(),
+) -> None:
+    """Keep the address bar on a link that reproduces the page (text or chat, and versions)."""
+    params = share_params(
+        tokenizers=[i for i in ids if i in known_choice_ids()], text=text,
+        view=st.session_state.get("counter_view") or "text", context_window=window,
+        whitespace=bool(st.session_state.get("counter_ws")),
+        allow_special=bool(st.session_state.get("counter_special")),
+        mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
+    )  # fmt: skip
+    try:
+        st.query_params.from_dict(params)
+    except Exception:  # noqa: BLE001, S110  (an unusual host must not break the page)
+        pass
+    with st.expander("Share this view", icon=":material/link:"):
+        base = (st.context.url or "").split("?")[0]
+        st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
+        notes = ["The address bar always holds this link: copy either."]
+        if "z" not in params and text:
+            notes.append(
+                f"The text is longer than {MAX_SHARED_TEXT_BYTES:,} bytes, so the link carries the "
+                "settings only."
+            )
+        if mode == "chat" and messages and "zm" not in params:
+            notes.append(
+                f"The chat is longer than {MAX_SHARED_TEXT_BYTES:,} bytes: save a workspace file instead."
+            )
+        if versions and "zv" not in params:
+            notes.append("The saved versions are too long for a link: save a workspace file instead.")
+        if any(i not in BUILTINS for i in ids):
+            notes.append("Your own tokenizers are private to this session and are not in the link.")
+        st.caption(" ".join(notes))
+
+
+def about_tokenizers() -> None:
+    with st.expander("About these tokenizers", icon=":material/info:"):
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
+                        "Vocabulary": i.vocab_size, "Data source": i.source, "License": i.license,
+                        "Notes": i.notes,
+                    }
+                    for i in tokenizer_infos()
+                ]
+            ),
+            hide_index=True,
+        )  # fmt: skip
+        st.caption(
+            "Counts are of the text alone. A chat API adds tokens per message for roles and "
+            'separators: switch the prompt to "Chat request" to see the whole request, per model family.'
+        )
+        st.caption(
+            "Not here, on purpose: "
+            + " ".join(escape_markdown(f"{name}: {why}") for name, why in NO_PUBLIC_TOKENIZER.items())
+            + " Any number shown for them would be a guess."
+        )
