@@ -164,7 +164,7 @@ def _chat(at, messages, tools=""):
 
 
 def test_chat_request_counts_each_chosen_model_in_its_format(app):
-    from tokenizer_core.chat import CHAT_FORMATS, Message, count_request
+    from tokenizer_core.counter.chat import CHAT_FORMATS, Message, count_request
 
     chat = [("system", "You are a support agent."), ("user", "Where is my order #90210?"),
             ("assistant", "Let me check.")]  # fmt: skip

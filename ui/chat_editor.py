@@ -12,7 +12,7 @@ import itertools
 
 import streamlit as st
 
-from tokenizer_core.chat import ROLES, Message, ToolsError, parse_tools
+from tokenizer_core.counter.chat import ROLES, Message, ToolsError, parse_tools
 
 from .live_text import live_text_area
 

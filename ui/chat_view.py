@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Tokenizer, escape_markdown, legend_html
-from tokenizer_core.chat import (
+from tokenizer_core.counter.chat import (
     CHAT_FORMATS,
     ChatRenderError,
     Message,
@@ -15,7 +15,7 @@ from tokenizer_core.chat import (
     count_request,
     request_segments,
 )
-from tokenizer_core.models import Choice
+from tokenizer_core.counter.models import Choice
 
 from .tokens import show_tokens
 

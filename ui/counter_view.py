@@ -25,7 +25,7 @@ from tokenizer_core import (
     view_windows,
 )
 from tokenizer_core.counter.charts import token_count_chart
-from tokenizer_core.models import TokenizerGroup, shared_tokenizer_note
+from tokenizer_core.counter.models import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 
 from .models import known_choice_ids

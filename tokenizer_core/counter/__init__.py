@@ -1,8 +1,10 @@
 """The token counter: one text (or one chat request) counted by several tokenizers.
 
 Data flows text -> `counting` (a :class:`CountRow` per tokenizer, plus text statistics and CSV)
-or messages -> `chat` (each tokenizer's chat template around the messages -> a :class:`ChatCount`;
+or messages (+ tools) -> `chat` (each family's chat format around them -> a :class:`RequestCount`;
 `harmony` renders gpt-oss's harmony format, with reasoning and tools).
+`models` names the models people pick (GPT-4o, Llama 3.1, ...) and maps each to its tokenizer,
+chat format and context window.
 `share` packs the text and settings into a link and back; `charts` draws the rows
 (``tokenizer_core.counter.charts``, imported on its own so Altair loads only when drawn).
 Costs in money come from the top-level `tokenizer_core.pricing`.
@@ -13,13 +15,21 @@ from .chat import (
     ChatCount,
     ChatFormat,
     ChatPart,
+    ChatRenderError,
+    Message,
+    RequestCount,
+    ToolsError,
     chat_formats_for,
     chat_template_text,
     count_chat,
     count_chats,
+    count_request,
+    parse_tools,
+    request_segments,
 )
 from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
 from .harmony import HarmonyMessage, HarmonySystem, HarmonyTool, harmony_parts
+from .models import MODELS, ModelEntry, group_by_tokenizer, resolve_choices
 from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
 
 __all__ = [
@@ -27,5 +37,7 @@ __all__ = [
     "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "chat_formats_for", "chat_template_text",
     "count_chat", "count_chats",
     "HarmonyMessage", "HarmonySystem", "HarmonyTool", "harmony_parts",
+    "count_chat", "count_chats", "ChatRenderError", "Message", "RequestCount", "ToolsError", "count_request",
+    "parse_tools", "request_segments", "MODELS", "ModelEntry", "group_by_tokenizer", "resolve_choices",
     "ShareState", "pack_text", "read_share_params", "share_params", "unpack_text",
 ]  # fmt: skip
