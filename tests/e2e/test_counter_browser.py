@@ -122,6 +122,7 @@ def test_own_tokenizer_upload_appears_in_the_lists(app_page):
     # choose it in the main tokenizer list and read its count
     combo = app_page.main.get_by_test_id("stMultiSelect").first
     combo.locator("input").click()
+    app_page.page.keyboard.type("yours")  # the list is long (models and tokenizers): search it
     app_page.run(lambda: app_page.page.get_by_role("option", name=re.compile("my.*gpt2.*yours")).click())
     app_page.page.keyboard.press("Escape")
     label = "<b>my</b> gpt2"
