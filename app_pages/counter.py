@@ -5,8 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core import BUILTINS, CONTEXT_WINDOWS, escape_markdown, load_sample, read_share_params
+from tokenizer_core.counter.workspace import PromptVersion, Workspace
 from ui.chat_editor import chat_editor, current_messages, current_tools, set_messages
 from ui.chat_view import message_labels, request_counts, request_section
+from ui.costs import cost_section
 from ui.counter_view import (
     CUSTOM,
     about_tokenizers,
@@ -18,6 +20,7 @@ from ui.counter_view import (
 )
 from ui.models import groups_for, known_choice_ids, model_select
 from ui.state import get_tokenizers
+from ui.versions import VERSIONS, versions, versions_section, workspace_file_section
 from ui.widgets import show_unavailable, text_source
 
 SAMPLES = {
@@ -55,7 +58,7 @@ def apply_share_link() -> None:
             [("system", state.system or "")] * bool(state.system) + [("user", state.text or "")],
         )
     if state.versions is not None:
-        ss["counter_versions_link"] = state.versions
+        ss[VERSIONS] = state.versions  # checked one by one where they are read
     if state.context_window:
         match = [k for k, v in CONTEXT_WINDOWS.items() if v == state.context_window]
         ss["counter_ctx"] = match[0] if match else CUSTOM
@@ -89,7 +92,7 @@ mode = st.segmented_control(
     "model's chat format wraps them.",
 ) or "text"  # fmt: skip
 
-messages, tools = [], []
+messages, tools, tokens = [], [], {}
 text = st.session_state.get("counter_text", "")
 if mode == "chat":
     messages = current_messages("counter_chat")
@@ -101,6 +104,12 @@ if mode == "chat":
     rows = request_counts(messages, tools, choices, by_id)
     if choices and toks:
         request_section(rows, messages, tools, window, by_id)
+    totals = {(r["tokenizer_id"], r["format_id"]): r["total"] for r in rows if "total" in r}
+    tokens = {
+        c.id: totals[(c.tokenizer_id, c.chat_format)]
+        for c in choices
+        if (c.tokenizer_id, c.chat_format) in totals
+    }
 else:
     text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240, live=True)
     st.toggle(
@@ -117,10 +126,21 @@ else:
         rows = cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks)
         counts_section(rows, toks, groups)
         token_views(text, toks, allow_special)
+        by_tok = {r.tokenizer_id: r.tokens for r in rows}
+        tokens = {c.id: by_tok[c.tokenizer_id] for c in choices if c.tokenizer_id in by_tok}
 
+if tokens:
+    cost_section(tokens, choices)
+tools_text = st.session_state.get("counter_chat_tools", "") or ""
+pairs = tuple((m.role, m.content) for m in messages)
+current = PromptVersion(
+    "current", mode, text if mode == "text" else "", pairs, tools_text if mode == "chat" else ""
+)
+versions_section(current, choices, by_id)
+workspace_file_section(Workspace([c.id for c in choices], mode, text, list(pairs), tools_text, versions()))
 share_section(
     [c.id for c in choices], text, window, mode=mode, messages=messages,
-    tools=st.session_state.get("counter_chat_tools", "") if mode == "chat" else "",
+    tools=tools_text if mode == "chat" else "", versions=[v.to_json() for v in versions()],
 )  # fmt: skip
 about_tokenizers()
 if any(c.id not in BUILTINS and c.model is None for c in choices):

@@ -45,6 +45,7 @@ from tokenizer_core import (
     view_windows,
 )
 from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
+from ui.prices import price_records, remember_edited
 from ui.state import get_tokenizers, tokenizer_infos, tokenizer_label
 from ui.widgets import show_unavailable, tokenizer_select
 
@@ -248,12 +249,14 @@ def table_section(rows: list[LanguageRow]) -> None:
 
 def _on_reset_prices() -> None:
     st.session_state[PRICES] = prices_to_records(default_prices().models)
+    remember_edited(st.session_state[PRICES])
     st.session_state.pop(PRICES_EDITOR, None)
 
 
 def price_editor() -> tuple[list[ModelPrice], list[str]]:
     table = default_prices()
-    st.session_state.setdefault(PRICES, prices_to_records(table.models))
+    if PRICES_EDITOR not in st.session_state:  # back on this page: start from the table as last edited
+        st.session_state[PRICES] = price_records()
     known = [i.id for i in tokenizer_infos()]
     with st.expander(
         f"Prices: list prices as of {table.as_of}, check the provider's page (editable)",
@@ -282,6 +285,7 @@ def price_editor() -> tuple[list[ModelPrice], list[str]]:
             on_click=_on_reset_prices,
             icon=":material/restart_alt:",
         )
+    remember_edited(edited.to_dict("records"))  # one table for the whole app (ui/prices.py)
     prices, problems = prices_from_records(edited.to_dict("records"), known_tokenizers=known)
     return prices, problems
 

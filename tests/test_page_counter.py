@@ -254,3 +254,54 @@ def test_live_box_gets_the_text_only_when_python_changes_it(app):
     pushed = _live_box_data(app)
     assert pushed["value"] == "replaced from Python" and pushed["rev"] != first["rev"]
     assert pushed["live_limit"] > 1_000 and "Ctrl+Enter" in pushed["manual_note"]
+
+
+def _df(at, column):
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_two_versions_side_by_side_with_the_right_delta(app):
+    long = "You are a helpful, friendly and very patient support assistant. Answer briefly."
+    short = "You are a support assistant. Answer briefly."
+    set_text(app, long)
+    app.text_input(key="counter_version_name").input("long").run()
+    app.button(key="counter_version_save").click().run()
+    set_text(app, short)
+    app.text_input(key="counter_version_name").input("short").run()
+    app.button(key="counter_version_save").click().run()
+    assert not app.exception
+    table = _df(app, "Difference")
+    o200k = builtin("o200k_base")
+    row = table[table["Model"] == "GPT-4o"].iloc[0]
+    assert row["long"] == o200k.count(long) and row["short"] == o200k.count(short)
+    assert row["Difference"] == o200k.count(short) - o200k.count(long) < 0
+    assert row["Input $ difference per 1,000 requests"] == pytest.approx(row["Difference"] * 2.5 / 1e6 * 1000)
+    diff = next(h.proto.body for h in app.get("html") if "tw-diff" in h.proto.body)
+    assert "<del" in diff and "friendly" in diff
+    # the versions travel in the link
+    assert "zv" in app.query_params
+
+
+def test_cost_per_request_uses_the_one_price_table(app):
+    text = "Where is my order #90210?"
+    set_text(app, text)
+    tok = builtin("o200k_base").count(text)
+    costs = _df(app, "Per request $")
+    gpt4o = costs[costs["Model"] == "GPT-4o"].iloc[0]
+    assert gpt4o["Input tokens"] == tok
+    assert gpt4o["Per request $"] == pytest.approx(tok * 2.5 / 1e6 + 300 * 10.0 / 1e6)
+    assert gpt4o["Per 1,000 requests $"] == pytest.approx(1000 * gpt4o["Per request $"])
+    assert any("2025-08-07" in c.value and "days ago" in c.value for c in app.caption)
+    assert any("No price in the table for GPT-4, Llama 3.1" in c.value for c in app.caption)
+    # prices edited on the Language costs page are the ones used here
+    from tokenizer_core import default_prices, prices_to_records
+
+    edited = prices_to_records(default_prices().models)
+    for r in edited:
+        if r["model"] == "GPT-4o":
+            r["input_per_million"] = 100.0
+    app.session_state["prices_edited"] = edited
+    app.number_input(key="counter_out_tokens").set_value(0).run()
+    gpt4o = _df(app, "Per request $").query("Model == 'GPT-4o'").iloc[0]
+    assert gpt4o["Per request $"] == pytest.approx(tok * 100.0 / 1e6)
+    assert any("Your edited prices" in c.value for c in app.caption)
