@@ -152,3 +152,42 @@ def test_chat_editor_counts_live_and_bad_tools_say_so(app_page):
     expect(app_page.main.get_by_text(re.compile("not valid JSON: line 1"))).to_be_visible()
     expect(tools).to_have_value('[{"name": "track",}]')
     assert not app_page.exceptions()
+
+
+def test_versions_compared_and_the_workspace_file_round_trip(app_page, tmp_path):
+    import json
+
+    app_page.goto()
+    box = _box(app_page)
+    name = app_page.main.get_by_role("textbox", name="Version name")
+    save = app_page.main.get_by_role("button", name="Save the prompt as a version")
+    for label, text in (("long", "Please answer in a friendly and very patient way."), ("short", "Answer kindly.")):
+        box.fill(text)
+        app_page.run(lambda: box.press("Control+Enter"))
+        name.fill(label)
+        app_page.run(lambda: name.press("Enter"))
+        app_page.run(lambda: save.click())
+    table = app_page.main.get_by_test_id("stDataFrame").filter(has_text="Difference")
+    expect(table).to_be_visible()
+    expect(app_page.page.locator(".tw-diff")).to_contain_text("friendly")
+    assert "friendly" in " ".join(app_page.page.locator(".tw-diff del").all_inner_texts())
+    # save the workspace, then load it back after a change
+    app_page.main.get_by_text("Workspace file (save or load").click()
+    with app_page.page.expect_download() as dl:
+        app_page.main.get_by_role("button", name="Save the workspace (JSON)").click()
+    saved = tmp_path / "ws.json"
+    dl.value.save_as(saved)
+    doc = json.loads(saved.read_text(encoding="utf-8"))
+    assert [v["name"] for v in doc["versions"]] == ["long", "short"] and doc["version"] == 1
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tokenizer-workbench/workspace", "version": 7}', encoding="utf-8")
+    uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").last
+    app_page.run(lambda: uploader.set_input_files(str(bad)))
+    expect(app_page.main.get_by_text("format version 7")).to_be_visible()
+    expect(box).to_have_value("Answer kindly.")  # nothing changed
+    doc["text"] = "Loaded from the file."
+    saved.write_text(json.dumps(doc), encoding="utf-8")
+    app_page.run(lambda: uploader.set_input_files(str(saved)))
+    expect(box).to_have_value("Loaded from the file.")
+    expect(app_page.main.get_by_text("Loaded ws.json: 2 versions.")).to_be_visible()
+    assert not app_page.exceptions()
