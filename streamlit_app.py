@@ -14,7 +14,7 @@ from ui.widgets import custom_tokenizer_sidebar
 def main() -> None:
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=":material/token:", layout="wide")
     pages = [
-        st.Page("app_pages/counter.py", title="Token counter", icon=":material/calculate:", default=True),
+        st.Page("app_pages/counter.py", title="Prompt workspace", icon=":material/calculate:", default=True),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
         st.Page(
             "app_pages/languages.py",

@@ -9,7 +9,7 @@ from tests.e2e.conftest import AppPage, streamlit_server
 
 pytestmark = pytest.mark.e2e
 
-TITLES = ["Token counter", "BPE playground", "Language costs", "Code identifiers", "Chunk previewer"]
+TITLES = ["Prompt workspace", "BPE playground", "Language costs", "Code identifiers", "Chunk previewer"]
 
 
 def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
@@ -33,7 +33,7 @@ def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
 @pytest.mark.parametrize(
     "path, heading",
     [
-        ("", "Token counter"),
+        ("", "Prompt workspace"),
         ("languages", "Language costs"),
         ("identifiers", "Code identifiers"),
         ("chunks", "Chunk previewer"),

@@ -87,7 +87,7 @@ def test_undo_works_and_text_survives_a_page_change(app_page):
     kept = _box(app_page).input_value()
     app_page.run(lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Chunk").click())
     app_page.run(
-        lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Token counter").click()
+        lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Prompt workspace").click()
     )
     expect(_box(app_page)).to_have_value(kept)
     assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(kept):,}"
@@ -161,7 +161,10 @@ def test_versions_compared_and_the_workspace_file_round_trip(app_page, tmp_path)
     box = _box(app_page)
     name = app_page.main.get_by_role("textbox", name="Version name")
     save = app_page.main.get_by_role("button", name="Save the prompt as a version")
-    for label, text in (("long", "Please answer in a friendly and very patient way."), ("short", "Answer kindly.")):
+    for label, text in (
+        ("long", "Please answer in a friendly and very patient way."),
+        ("short", "Answer kindly."),
+    ):
         box.fill(text)
         app_page.run(lambda: box.press("Control+Enter"))
         name.fill(label)
