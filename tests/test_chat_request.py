@@ -190,3 +190,25 @@ def test_tools_accept_bare_functions_and_the_openai_form():
     assert parse_tools("") == []
     bare = parse_tools(json.dumps(WEATHER["function"]))
     assert bare == [WEATHER] == parse_tools(json.dumps([WEATHER]))
+
+
+def test_gpt_oss_request_is_the_harmony_renderers_with_tools():
+    from tokenizer_core.counter.harmony import HarmonyMessage, HarmonyTool, harmony_parts
+
+    parts = CHAT_FORMATS["harmony"].render(CHAT, [WEATHER])
+    f = WEATHER["function"]
+    ref = harmony_parts(
+        [HarmonyMessage("user", CHAT[1].content), HarmonyMessage("assistant", CHAT[2].content, channel="final")],
+        instructions=CHAT[0].content, tools=[HarmonyTool(f["name"], f["description"], f["parameters"])],
+    )  # fmt: skip
+    assert "".join(p.text for p in parts) == "".join(p.text for p in ref)
+    count = count_request(builtin("o200k_harmony"), CHAT_FORMATS["harmony"], CHAT, [WEATHER])
+    assert count.tools_counted and count.tools_tokens > 20
+    assert count.message_tokens[1] == builtin("o200k_harmony").count(CHAT[1].content)
+
+
+def test_deepseek_v4_is_rendered_for_one_system_and_one_user_message_only():
+    two = [Message("system", "Be brief."), Message("user", "Hi")]
+    assert count_request(builtin("deepseek_v4"), CHAT_FORMATS["deepseek_v4"], two).total > 0
+    with pytest.raises(ChatRenderError, match="one system and one user message"):
+        CHAT_FORMATS["deepseek_v4"].render(CHAT)

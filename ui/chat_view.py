@@ -128,8 +128,8 @@ def request_section(
             "for OpenAI models by the Cookbook's estimate; elsewhere they are not counted."
         )
     if any(r["format_id"].startswith("deepseek") for r in rows):
-        st.caption("DeepSeek V4's tokenizer reads its chat markers (such as `<think>`) as one token wherever "
-                   "they appear, even inside a message; counted here as ordinary text, as for the others.")  # fmt: skip
+        st.caption("Message text counts as ordinary text, as a chat API treats it; DeepSeek V4's tokenizer "
+                   "still reads its chat markers (such as `<think>`) as one token wherever they appear.")  # fmt: skip
     drawable = [r for r in rows if r.get("parts")]
     if not drawable:
         st.caption("OpenAI publishes no chat template, so its requests are counted by the documented rule "

@@ -18,7 +18,8 @@ from .state import session_tokenizers, tokenizer_infos
 
 PICKER_HELP = (
     "Type a model (GPT-4o, o3, Llama 3.1, Qwen3, Mistral NeMo...) or an encoding (o200k_base, "
-    "cl100k_base...). Models that share a tokenizer are counted once. Add your own tokenizer in the sidebar."
+    "cl100k_base...). Models that share a tokenizer are counted once. Add your own tokenizer in the sidebar. "
+    "Claude and Gemini: no public tokenizer; their APIs count tokens, so no count is shown here."
 )
 
 

@@ -37,7 +37,7 @@ __all__ = [
     "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "chat_formats_for", "chat_template_text",
     "count_chat", "count_chats",
     "HarmonyMessage", "HarmonySystem", "HarmonyTool", "harmony_parts",
-    "count_chat", "count_chats", "ChatRenderError", "Message", "RequestCount", "ToolsError", "count_request",
+    "ChatRenderError", "Message", "RequestCount", "ToolsError", "count_request",
     "parse_tools", "request_segments", "MODELS", "ModelEntry", "group_by_tokenizer", "resolve_choices",
     "ShareState", "pack_text", "read_share_params", "share_params", "unpack_text",
 ]  # fmt: skip

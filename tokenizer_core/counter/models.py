@@ -8,7 +8,8 @@ themselves, so both "GPT-4o" and "o200k_base" can be chosen:
     >>> [c.label for c in resolve_choices(["gpt-4o", "o200k_base"])]
     ['GPT-4o · o200k_base', 'o200k_base']
 
-Context windows are the providers' published input limits (tokens), written down by hand; the
+Context windows are the providers' published input limits (tokens), written down by hand (None
+where the app does not know one: the page then uses the window chosen on it); the
 chat format is an id of :data:`tokenizer_core.chat.CHAT_FORMATS` (None for models that take no
 chat, such as embeddings).
 """
@@ -68,6 +69,10 @@ CATALOG: tuple[ModelEntry, ...] = (
     _M("llama-3.3", "Llama 3.3", "Meta", "llama3", "llama31", 131_072, ("70B",)),
     _M("qwen-2.5", "Qwen 2.5", "Alibaba", "qwen", "qwen25", 32_768, ("Qwen2.5", "7B", "72B", "Coder")),
     _M("qwen-3", "Qwen3", "Alibaba", "qwen", "qwen3", 32_768, ("Qwen 3", "8B", "32B", "235B")),
+    _M("gpt-oss", "gpt-oss", "OpenAI", "o200k_harmony", "harmony", 131_072, ("gpt-oss-20b", "gpt-oss-120b")),
+    _M("deepseek-v4", "DeepSeek V4", "DeepSeek", "deepseek_v4", "deepseek_v4", None, ("V4-Pro", "V4-Flash")),
+    _M("deepseek-v4-thinking", "DeepSeek V4 (thinking)", "DeepSeek", "deepseek_v4", "deepseek_v4_thinking", None,
+       ("V4-Pro", "V4-Flash", "reasoning")),
     _M("mistral-nemo", "Mistral NeMo", "Mistral AI", "tekken", "mistral_v3", 128_000, ("12B", "Pixtral 12B")),
 )  # fmt: skip
 # Not listed on purpose: Mistral Small 3 and later Mistral models use a newer Tekken vocabulary
