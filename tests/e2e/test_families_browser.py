@@ -19,8 +19,7 @@ def _metric(app, label: str) -> str:
 
 
 def test_counter_with_the_new_families_and_their_chat_formats(app_page):
-    query = f"tok=o200k_harmony,deepseek_v4&chat=1&z={pack_text(TEXT)}&zs={pack_text('Be brief.')}"
-    app_page.goto("", query)
+    app_page.goto("", f"tok=o200k_harmony,deepseek_v4&z={pack_text(TEXT)}")
     assert not app_page.exceptions()
     assert _metric(app_page, "o200k_harmony (gpt-oss)") == f"{builtin('o200k_harmony').count(TEXT):,}"
     assert _metric(app_page, "DeepSeek V4") == f"{builtin('deepseek_v4').count(TEXT):,}"
@@ -28,7 +27,9 @@ def test_counter_with_the_new_families_and_their_chat_formats(app_page):
     views = app_page.page.locator(".tw-tokens")
     expect(views.nth(1)).to_contain_text("<think>")
     assert app_page.page.locator(".tw-tokens img").count() == 0
-    # the chat table holds harmony and both DeepSeek modes, with the real totals
+    # an older chat link opens as a chat: harmony and both DeepSeek modes, with the real totals
+    query = f"tok=o200k_harmony,deepseek_v4&chat=1&z={pack_text(TEXT)}&zs={pack_text('Be brief.')}"
+    app_page.goto("", query)
     grid = app_page.main.get_by_test_id("stDataFrame").filter(has_text="DeepSeek V4 (thinking)")
     expect(grid).to_be_visible()
     total = count_chat(builtin("o200k_harmony"), TEXT, "Be brief.", format_id="harmony").total
