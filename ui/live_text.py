@@ -22,7 +22,9 @@ import uuid
 
 import streamlit as st
 
-LIVE_LIMIT = 20_000  # characters; a chosen bound (bench/bench_live.py measures 1 KB and 10 KB, not this limit)
+LIVE_LIMIT = (
+    20_000  # characters; a chosen bound (bench/bench_live.py measures 1 KB and 10 KB, not this limit)
+)
 PAUSE_MS = 200
 
 _HTML = """
