@@ -2,7 +2,8 @@
 
 Data flows `registry` (which tokenizers exist; loads each offline, its vocabulary checked by hash
 via `vocab` and split by a `patterns` regex) -> `encoders` (:class:`Tokenizer`: text -> ids ->
-`segments`, exact substrings with their ids) -> `render` (escaped, coloured token HTML).
+`segments`, exact substrings with their ids) -> `render` (escaped, coloured token HTML) or
+`view_data` (compact token view data that the app draws in the browser).
 `textio` turns uploaded bytes into text first. Every feature package builds on this one; it
 imports none of them.
 
@@ -44,6 +45,7 @@ from .render import (
 )
 from .segments import Segment, boundary_offsets, segments_from_pieces, token_count, unshared_boundaries
 from .textio import MAX_TEXT_BYTES, TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
+from .view_data import TokenPane, pane_marks, pane_segments, token_view_data, view_payload
 from .vocab import VocabularyError
 
 __all__ = [
@@ -57,6 +59,8 @@ __all__ = [
     "Segment", "boundary_offsets", "escape_markdown", "legend_html", "markdown_code",
     "segments_from_pieces", "segments_html", "token_background", "token_count", "token_hue",
     "unshared_boundaries", "visible_whitespace",
+    # the light token view's data (drawn in the browser by the app)
+    "TokenPane", "pane_marks", "pane_segments", "token_view_data", "view_payload",
     # text input
     "MAX_TEXT_BYTES", "TEXT_EXTENSIONS", "InputError", "decode_text", "load_sample", "sample_names",
 ]  # fmt: skip

@@ -1,0 +1,174 @@
+"""Compact data for the light token view: the text once, then per tokenizer a few number lists.
+
+The browser draws the spans (see ui/token_view.py), so nothing here is HTML and nothing needs
+escaping: user text travels as a JSON string and is placed with ``textContent``. For 10 KB of
+prose one tokenizer costs about 15-20 KB (segment lengths and token ids) instead of ~400 KB of
+HTML with a style per span.
+
+Format (version 1), a JSON object:
+
+* ``text``: the shown text; ``base``: its offset in the whole document (tooltips show
+  document offsets); ``mode`` "text" or "ids"; ``ws``: show whitespace glyphs;
+  ``dir``/``lang``: writing direction and language of the text; ``empty``: message for no pieces.
+* ``panes``: one per tokenizer, each with ``title``, ``note`` (after the title), ``caption``
+  (under it), ``at`` (where its first piece starts in ``text``), ``len`` (each piece's length
+  in characters), ``ids`` (all token ids, in order), ``n`` (pairs ``[piece, count]`` for the
+  pieces that do not hold exactly one id), ``sp`` (pieces holding a special token), ``mk``
+  (pieces to mark with a bar, as gaps between indexes), ``hex`` (``{piece: "bytes"}`` where the
+  token bytes are not the piece's UTF-8, e.g. after normalisation) and, only when its pieces do
+  not spell ``text``, its own ``text``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .segments import Segment
+
+VIEW_FORMAT = 1
+_DIRECTIONS = ("ltr", "rtl", "auto")
+_LANG = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*")
+_HEX_BYTES = 24  # the tooltip shows at most this many bytes, then " ..."
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPane:
+    """One tokenizer's column of a token view: a title, its segments and what to mark.
+
+    `marked` holds character offsets (in document coordinates, like ``Segment.start``): a
+    segment starting at one gets a bar on its left (see ``unshared_boundaries``).
+    """
+
+    title: str
+    segments: Sequence[Segment]
+    note: str = ""
+    caption: str = ""
+    marked: frozenset[int] = field(default_factory=frozenset)
+
+
+def _hex(data: bytes) -> str:
+    raw = data[:_HEX_BYTES].hex(" ")
+    return raw + " ..." if len(data) > _HEX_BYTES else raw
+
+
+def _pane(pane: TokenPane, text: str, base: int) -> dict:
+    segs = pane.segments
+    lens: list[int] = []
+    ids: list[int] = []
+    counts: list[int] = []
+    special: list[int] = []
+    hexes: dict[str, str] = {}
+    marks: list[int] = []
+    marked = pane.marked
+    first = segs[0].start - base if segs else 0
+    pos = first
+    regular = 0 <= first <= len(text)
+    last_mark = 0
+    for i, seg in enumerate(segs):
+        piece = seg.text
+        n = len(piece)
+        if regular and (seg.start - base != pos or text[pos : pos + n] != piece):
+            regular = False
+        pos += n
+        lens.append(n)
+        ids.extend(seg.ids)
+        if len(seg.ids) != 1:
+            counts += (i, len(seg.ids))
+        if seg.special:
+            special.append(i)
+        if seg.ids and seg.data != piece.encode("utf-8", "surrogatepass"):
+            hexes[str(i)] = _hex(seg.data)
+        if marked and seg.start in marked:
+            marks.append(i - last_mark)
+            last_mark = i
+    out: dict = {"title": pane.title, "at": first if regular else 0, "len": lens, "ids": ids}
+    if pane.note:
+        out["note"] = pane.note
+    if pane.caption:
+        out["caption"] = pane.caption
+    if counts:
+        out["n"] = counts
+    if special:
+        out["sp"] = special
+    if marks:
+        out["mk"] = marks
+    if hexes:
+        out["hex"] = hexes
+    if not regular:
+        out["text"] = "".join(s.text for s in segs)
+        out["base"] = segs[0].start if segs else base
+    return out
+
+
+def token_view_data(
+    text: str,
+    panes: Iterable[TokenPane],
+    *,
+    base: int = 0,
+    mode: str = "text",
+    show_whitespace: bool = False,
+    direction: str = "auto",
+    lang: str = "",
+    empty: str = "Nothing to show: the text is empty.",
+) -> dict:
+    """The view of `text` (which starts at offset `base` of the document) under each pane.
+
+    ``token_view_data("ab", [TokenPane("t", [Segment(0, 2, (7,), "ab", b"ab")])])["panes"][0]``
+    -> ``{"title": "t", "at": 0, "len": [2], "ids": [7]}``.
+    """
+    if mode not in ("text", "ids"):
+        raise ValueError(f"mode must be 'text' or 'ids', not {mode!r}")
+    return {
+        "v": VIEW_FORMAT,
+        "text": text,
+        "base": base,
+        "mode": mode,
+        "ws": bool(show_whitespace),
+        "dir": direction if direction in _DIRECTIONS else "auto",
+        "lang": lang if _LANG.fullmatch(lang) else "",
+        "empty": empty,
+        "panes": [_pane(p, text, base) for p in panes],
+    }
+
+
+def view_payload(data: dict) -> bytes:
+    """`data` as compact UTF-8 JSON (no spaces, no ``\\uXXXX`` for non-ASCII text): what is sent.
+
+    Text with a lone surrogate (not valid UTF-8) is sent with JSON escapes instead, which the
+    browser reads back as the same code units.
+    """
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, separators=(",", ":")).encode("ascii")
+
+
+def pane_segments(data: dict, index: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Read pane `index` back as ``(start, end, ids)`` in document offsets (for tests and notebooks).
+
+    The inverse of the packing above: ``token_view_data`` then ``pane_segments`` gives each
+    segment's offsets and ids.
+    """
+    pane = data["panes"][index]
+    counts = dict(zip(pane.get("n", [])[::2], pane.get("n", [])[1::2]))
+    pos = pane.get("base", data["base"]) + pane["at"]
+    k = 0
+    out = []
+    for i, n in enumerate(pane["len"]):
+        c = counts.get(i, 1)
+        out.append((pos, pos + n, tuple(pane["ids"][k : k + c])))
+        k += c
+        pos += n
+    return out
+
+
+def pane_marks(data: dict, index: int) -> list[int]:
+    """The indexes of pane `index`'s marked pieces (undoing the gap encoding)."""
+    out, i = [], 0
+    for gap in data["panes"][index].get("mk", []):
+        i += gap
+        out.append(i)
+    return out
