@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.corpus import english_prose  # noqa: E402
+from bench.corpus import english_prose
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -57,7 +57,7 @@ def _free_port() -> int:
 def server(root: Path) -> Iterator[str]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    log = tempfile.NamedTemporaryFile("w+", prefix="bench-views-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile("w+", prefix="bench-views-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(root / "streamlit_app.py"),
          "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
@@ -110,9 +110,9 @@ class Wire:
             msg = self.ForwardMsg.FromString(bytes(data))
         except Exception:  # noqa: BLE001  (a text frame)
             return
-        if msg.WhichOneof("type") == "script_finished":
-            if msg.script_finished != self.ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                self.finished += 1
+        finished = msg.WhichOneof("type") == "script_finished"
+        if finished and msg.script_finished != self.ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self.finished += 1
 
     def run(self, action) -> int:
         """Bytes received from `action` until its run has finished (and late frames arrived)."""
@@ -138,8 +138,14 @@ def old_html(text: str) -> list[str]:
 
 
 def new_payload(text: str) -> bytes:
-    from tokenizer_core import DEFAULT_IDS, TokenPane, load_builtin, token_view_data, unshared_boundaries
-    from tokenizer_core import view_payload
+    from tokenizer_core import (
+        DEFAULT_IDS,
+        TokenPane,
+        load_builtin,
+        token_view_data,
+        unshared_boundaries,
+        view_payload,
+    )
 
     toks = [load_builtin(t) for t in DEFAULT_IDS]
     segs = [t.segments(text) for t in toks]
@@ -221,7 +227,7 @@ def main(argv: list[str]) -> int:
               f"({old / new:.1f}x smaller)")  # fmt: skip
         if args.pages:
             for path in PAGES:
-                b = wire.run(lambda: page.goto(f"{url}/{path}"))
+                b = wire.run(lambda p=path: page.goto(f"{url}/{p}"))
                 page.wait_for_timeout(500)
                 print(f"page /{path}: {b / 1e3:,.1f} KB on load")
         browser.close()
