@@ -47,3 +47,14 @@ def app():
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def token_views(at) -> list[dict]:
+    """The data of every light token view an AppTest run placed (AppTest runs no JavaScript)."""
+    import json
+
+    return [
+        json.loads(el.proto.bytes.decode("utf-8"))
+        for el in at.get("bidi_component")
+        if el.proto.component_name == "tw_token_view"
+    ]

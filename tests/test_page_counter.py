@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ENTRY, builtin
+from tests.conftest import ENTRY, builtin, token_views
 from tokenizer_core import load_sample, pack_text, unpack_text
 
 
@@ -63,12 +63,33 @@ def test_special_token_text_counts_as_text_unless_switched(app):
     assert metrics(app)["Llama 3"] == str(len(builtin("llama3").encode(text)))  # not a Llama special
 
 
-def test_html_and_emoji_text_renders_escaped(app):
-    set_text(app, "<script>alert(1)</script> 👨‍👩‍👧 你好")
-    html_blocks = [h.proto.body for h in app.get("html")]
-    views = [b for b in html_blocks if "tw-tokens" in b]
-    assert len(views) == 3
-    assert all("<script" not in b and "&lt;" in b and "script" in b for b in views)
+def test_html_and_emoji_text_goes_to_the_token_view_as_data(app):
+    text = "<script>alert(1)</script> 👨‍👩‍👧 你好"
+    set_text(app, text)
+    assert not [h for h in app.get("html") if "<script" in h.proto.body]
+    (view,) = token_views(app)
+    assert view["text"] == text and view["mode"] == "text" and view["ws"] is False
+    assert [p["title"] for p in view["panes"]] == ["o200k_base", "cl100k_base", "Llama 3"]
+    for pane, tid in zip(view["panes"], ("o200k_base", "cl100k_base", "llama3")):
+        assert pane["ids"] == builtin(tid).encode(text)
+        assert sum(pane["len"]) == len(text)
+        assert pane["note"] == f"{len(pane['ids']):,} tokens in this part"
+
+
+def test_token_view_modes_whitespace_and_marks(app):
+    text = "Tokenizers   disagree about 2024-11-30 and supercalifragilistic. नमस्ते 你好世界"
+    set_text(app, text)
+    (view,) = token_views(app)
+    marked = [p.get("mk") for p in view["panes"]]
+    assert any(marked)  # the default tokenizers cut this text differently
+    app.toggle(key="counter_diff").set_value(False).run()
+    assert not any(p.get("mk") for p in token_views(app)[0]["panes"])
+    app.toggle(key="counter_ws").set_value(True).run()
+    app.segmented_control(key="counter_view").set_value("ids").run()
+    (view,) = token_views(app)
+    assert view["ws"] is True and view["mode"] == "ids"
+    app.segmented_control(key="counter_view").set_value("hide").run()
+    assert token_views(app) == []
 
 
 def test_custom_context_window_and_absurd_values(app):
@@ -90,6 +111,9 @@ def test_large_input_pages_the_view(app):
     part.set_value(3).run()
     assert not app.exception
     assert any("Characters 24," in c.value for c in app.caption)
+    (view,) = token_views(app)
+    assert 24_000 < view["base"] < 30_000 and text[view["base"] :].startswith(view["text"])
+    assert len(view["text"]) < 20_000
 
 
 def test_share_link_is_applied_on_first_load():
