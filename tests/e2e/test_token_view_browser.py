@@ -1,0 +1,147 @@
+"""The light token view in a real Chromium: drawn spans, hover details, modes, marks, escaping,
+tokens that never wrap inside themselves, and bytes on the wire."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import builtin
+from tokenizer_core import unshared_boundaries
+
+pytestmark = pytest.mark.e2e
+
+TEXT = "Tokenizers   disagree about 2024-11-30, supercalifragilistic words and नमस्ते 🚀."
+PANES = ".tw-tokens"
+
+
+def _type_text(app, text: str) -> None:
+    area = app.main.get_by_test_id("stTextArea").locator("textarea").first
+    area.fill(text)
+    app.run(lambda: area.press("Control+Enter"))
+
+
+def _click(app, label: str) -> None:
+    app.run(lambda: app.main.get_by_text(label, exact=True).click())
+
+
+def _pane_spans(app, index: int = 0):
+    return app.page.locator(PANES).nth(index).locator("span")
+
+
+def test_spans_spell_the_text_one_per_piece(app_page):
+    app_page.goto()
+    _type_text(app_page, TEXT)
+    expect(app_page.page.locator(PANES)).to_have_count(3)
+    for k, tid in enumerate(("o200k_base", "cl100k_base", "llama3")):
+        spans = _pane_spans(app_page, k)
+        segs = builtin(tid).segments(TEXT)
+        assert spans.count() == len(segs)
+        assert spans.all_text_contents() == [s.text for s in segs]
+    titles = app_page.page.locator(".tw-hd").all_inner_texts()
+    assert titles[0].startswith("o200k_base") and f"{builtin('o200k_base').count(TEXT)} tokens" in titles[0]
+    # colours come from the token id, by the stylesheet's class for its hue
+    first = builtin("o200k_base").encode(TEXT)[0]
+    hue = int((first * 137.508) % 360)
+    assert f"h{hue}" in _pane_spans(app_page).first.get_attribute("class").split()
+    assert _pane_spans(app_page).first.get_attribute("style") is None
+    assert not app_page.exceptions()
+
+
+def test_hover_shows_ids_bytes_and_offsets(app_page):
+    app_page.goto()
+    _type_text(app_page, TEXT)
+    tok = builtin("o200k_base")
+    segs = tok.segments(TEXT)
+    k = next(i for i, s in enumerate(segs) if s.text == "🚀" or "🚀" in s.text)
+    seg = segs[k]
+    span = _pane_spans(app_page).nth(k)
+    span.hover()
+    title = span.get_attribute("title")
+    ids = tok.encode(TEXT[seg.start : seg.end])
+    raw = " ".join(f"{b:02x}" for b in seg.text.encode("utf-8"))
+    head = f"id {ids[0]}" if len(ids) == 1 else "ids " + ", ".join(map(str, ids))
+    assert title == f"{head} | bytes {raw} | chars {seg.start}-{seg.end}"
+
+
+def test_ids_mode_and_whitespace_glyphs(app_page):
+    app_page.goto()
+    _type_text(app_page, "a  b\tc\nd")
+    _click(app_page, "Show whitespace")
+    shown = "".join(_pane_spans(app_page).all_text_contents())
+    assert shown == "a⋅⋅b→c↵d"
+    _click(app_page, "Token IDs")
+    ids = builtin("o200k_base").encode("a  b\tc\nd")
+    texts = _pane_spans(app_page).all_text_contents()
+    assert " ".join(t.strip() for t in texts) == " ".join(map(str, ids))
+
+
+def test_marks_where_the_tokenizers_cut_differently(app_page):
+    app_page.goto()
+    _type_text(app_page, TEXT)
+    segs = [builtin(t).segments(TEXT) for t in ("o200k_base", "cl100k_base", "llama3")]
+    marked = unshared_boundaries(*segs)
+    for k, (ss, mk) in enumerate(zip(segs, marked)):
+        expected = [s.text for s in ss if s.start in mk]
+        got = app_page.page.locator(PANES).nth(k).locator("span.m").all_text_contents()
+        assert got == expected
+    assert any(marked)
+    _click(app_page, "Mark differences")
+    expect(app_page.page.locator(f"{PANES} span.m")).to_have_count(0)
+
+
+@pytest.mark.parametrize(
+    "payload", ["<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>", '"><svg onload=alert(2)>']
+)
+def test_user_text_is_text_never_markup(app_page, payload):
+    app_page.goto()
+    _type_text(app_page, f"before {payload} after")
+    _click(app_page, "Show whitespace")
+    view = app_page.page.locator(PANES).first
+    assert payload.replace(" ", "⋅") in "".join(_pane_spans(app_page).all_text_contents())
+    assert view.locator("img, script, svg").count() == 0
+    assert app_page.page.locator(".tw-view img, .tw-view script, .tw-view svg").count() == 0
+    app_page.page.wait_for_timeout(300)
+    assert app_page.dialogs == []
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_tokens_never_wrap_inside_themselves(app_page, width):
+    """Issue 15: with whitespace shown, `⋅concisely` broke as `⋅concisel` / `y,`."""
+    app_page.page.set_viewport_size({"width": width, "height": 1000})
+    app_page.goto()
+    words = "Please answer concisely, with examples, and explain your reasoning step by step. "
+    _type_text(app_page, words * 40)
+    _click(app_page, "Show whitespace")
+    split = app_page.page.locator(PANES).first.evaluate(
+        """box => [...box.querySelectorAll('span')]
+            .filter(s => s.getClientRects().length > 1)
+            .map(s => s.textContent)"""
+    )
+    assert split == []
+    # and the text does wrap: many lines, nothing wider than the column
+    box = app_page.page.locator(PANES).first
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")
+    assert box.evaluate("b => b.scrollHeight") > 200
+
+
+def test_a_long_token_breaks_only_because_it_is_wider_than_the_column(app_page):
+    app_page.page.set_viewport_size({"width": 400, "height": 1000})
+    app_page.goto()
+    _type_text(app_page, "x " + "=" * 400 + " y")
+    box = app_page.page.locator(PANES).first
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")
+
+
+def test_ten_kilobytes_three_tokenizers_under_150_kb_per_rerun(app_page):
+    from bench.bench_views import Wire
+    from bench.corpus import english_prose
+
+    wire = Wire(app_page.page)  # attached before the page opens its websocket
+    app_page.goto()
+    _type_text(app_page, english_prose(10_000))
+    expect(app_page.page.locator(PANES)).to_have_count(3)
+    sent = wire.run(lambda: app_page.main.get_by_text("Show whitespace", exact=True).click())
+    app_page.settle()
+    assert 10_000 < sent < 150_000
+    assert app_page.page.locator(".tw-view").first.get_attribute("data-draw-ms") is not None
