@@ -19,6 +19,7 @@ from tokenizer_core import (
     BPEModel,
     BPEOptions,
     MergeEncoder,
+    TokenPane,
     bpe_candidate_rows,
     bpe_fired_rows,
     bpe_merge_rows,
@@ -36,7 +37,6 @@ from tokenizer_core import (
     pretokenizer_labels,
     probe_bpe,
     save_bpe_model,
-    segments_html,
     tiktoken_problem,
     trained_tokenizer,
     with_steps,
@@ -45,6 +45,7 @@ from tokenizer_core.bpe.charts import merge_count_chart, training_chart
 from tokenizer_core.tasks import train_bpe_task
 from ui.jobs import follow_job, start_job
 from ui.state import register_session_tokenizer, session_tokenizers
+from ui.token_view import token_view
 from ui.widgets import text_source
 
 MAX_CORPUS_CHARS = 2_000_000
@@ -413,7 +414,9 @@ def probe_section(model: BPEModel, k: int) -> None:
         ("probe", k, text), lambda: probe_bpe(model, text, step=k, encoder=encoder_for(model))
     )
     st.caption(escape_markdown(bpe_tokens_summary(result)))
-    st.html(segments_html(list(result.segments), show_whitespace=True))
+    token_view(
+        result.text, [TokenPane("", list(result.segments))], key="bpe_probe_view", show_whitespace=True
+    )
     st.html(legend_html([("hover", "token ids, bytes and offsets"), ("⋅ → ↵", "space, tab, newline")]))
     rows = bpe_fired_rows(result)
     if rows:

@@ -19,6 +19,7 @@ from tokenizer_core import (
     ModelPrice,
     Segment,
     Tokenizer,
+    TokenPane,
     Workload,
     cost_rows_csv,
     cost_table,
@@ -26,7 +27,6 @@ from tokenizer_core import (
     escape_markdown,
     language_rows_csv,
     language_table,
-    language_tokens_html,
     languages_from_records,
     languages_to_records,
     legend_html,
@@ -47,6 +47,7 @@ from tokenizer_core import (
 from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
 from ui.prices import price_records, remember_edited
 from ui.state import get_tokenizers, tokenizer_infos, tokenizer_label
+from ui.token_view import token_view
 from ui.widgets import show_unavailable, tokenizer_select
 
 DEFAULT_TOKENIZERS = ("o200k_base", "cl100k_base", "llama3", "qwen", "tekken")
@@ -390,7 +391,7 @@ def pair_section(chosen: list[Language], toks: list[Tokenizer], rows: list[Langu
     tok = next(t for t in toks if t.id == tid)
     st.html(legend_html([("colours", "one per token id"), ("hover", "token ids, bytes and offsets")]))
     cols = st.columns(2)
-    for col, code in zip(cols, (left, right)):
+    for side, col, code in zip(("left", "right"), cols, (left, right)):
         lang = by_code[code]
         row = next(r for r in rows if r.code == code and r.tokenizer_id == tid)
         start, end, _ = view_windows(lang.text, PAIR_CHARS)[0]  # a long text: its first part
@@ -412,11 +413,10 @@ def pair_section(chosen: list[Language], toks: list[Tokenizer], rows: list[Langu
                     f"{cut} token boundaries fall inside a syllable, between a letter and its vowel sign "
                     "or mark: the browser draws such a sign on a dotted circle ◌."
                 )
-            st.html(
-                language_tokens_html(
-                    segs[:MAX_PAIR_SEGMENTS], direction=lang.direction,
-                    lang=lang.code if len(lang.code) <= 3 else "", show_whitespace=ws,
-                )
+            token_view(
+                lang.text[start:end], [TokenPane("", segs[:MAX_PAIR_SEGMENTS])], key=f"languages_pair_view_{side}",
+                base=start, direction=lang.direction, lang=lang.code if len(lang.code) <= 3 else "",
+                show_whitespace=ws,
             )  # fmt: skip
 
 

@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from tests.conftest import builtin
+from tests.conftest import builtin, token_views
 from tokenizer_core import default_prices, load_parallel_sample
 
 PAGE = "app_pages/languages.py"
@@ -51,27 +51,6 @@ def plain(markdown: str) -> str:
 
 def texts(at) -> list[str]:
     return [plain(x.value) for x in (*at.warning, *at.error, *at.info, *at.success)]
-
-
-def parse_html(markup: str) -> tuple[set[str], str]:
-    """Tags and visible text of an HTML fragment."""
-    from html.parser import HTMLParser
-
-    class Collect(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__()
-            self.tags: set[str] = set()
-            self.text: list[str] = []
-
-        def handle_starttag(self, tag, attrs):
-            self.tags.add(tag)
-
-        def handle_data(self, data):
-            self.text.append(data)
-
-    c = Collect()
-    c.feed(markup)
-    return c.tags, "".join(c.text)
 
 
 def expected_median(sample, tid: str, base: str) -> float:
@@ -232,19 +211,18 @@ def test_user_text_shown_as_html_is_escaped(page):
     code = next(c for c in page.multiselect(key="languages_selected").value if "evil" in c)
     page.selectbox(key="languages_right").set_value(code).run()
     assert not page.exception
-    views = [h.proto.body for h in page.html if "tw-lang" in h.proto.body]
+    views = token_views(page)
     assert len(views) == 2
-    tags, shown = parse_html(views[1])
-    assert tags <= {"div", "span"}
-    assert shown == f"hello {attack} <script>alert(2)</script>"
+    assert not [h for h in page.html if "<script" in h.proto.body or "<img" in h.proto.body]
+    assert views[1]["text"] == f"hello {attack} <script>alert(2)</script>"
     assert any("\\<b\\>Evil\\</b\\>" in m.value for m in page.markdown)  # shown literally
 
 
 def test_right_to_left_languages_get_dir_rtl(page):
     page.selectbox(key="languages_right").set_value("ar").run()
-    views = [h.proto.body for h in page.html if "tw-lang" in h.proto.body]
-    assert views[0].startswith('<div class="tw-lang" dir="ltr" lang="en"')
-    assert views[1].startswith('<div class="tw-lang" dir="rtl" lang="ar"')
+    views = token_views(page)
+    assert (views[0]["dir"], views[0]["lang"]) == ("ltr", "en")
+    assert (views[1]["dir"], views[1]["lang"]) == ("rtl", "ar")
 
 
 def test_a_huge_pasted_text_is_counted_whole_and_shown_in_part(page):

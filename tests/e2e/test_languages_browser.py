@@ -91,18 +91,19 @@ def test_uploaded_translation_is_escaped_and_rtl_reads_right_to_left(app_page, t
     expect(app_page.main.get_by_text(re.compile(r"mine\.csv: added 1 \(Evil\)"))).to_be_visible()
 
     _choose(app_page, "Right", "Evil")
-    views = app_page.page.locator(".tw-lang")
+    views = app_page.page.locator(".tw-tokens")
     expect(views).to_have_count(2)
     assert views.nth(1).inner_text().replace("\n", "") == f"hello {attack}"
-    assert app_page.page.locator(".tw-lang img, .tw-lang script").count() == 0
+    assert app_page.page.locator(".tw-view img, .tw-view script").count() == 0
     app_page.page.wait_for_timeout(300)
     assert app_page.dialogs == []
 
     _choose(app_page, "Right", "Arabic")
-    arabic = app_page.page.locator(".tw-lang").nth(1)
+    arabic = app_page.page.locator(".tw-tokens").nth(1)
     expect(arabic).to_have_attribute("dir", "rtl")
-    assert arabic.evaluate("e => getComputedStyle(e.querySelector('.tw-tokens')).direction") == "rtl"
-    assert app_page.page.locator(".tw-lang").nth(0).evaluate("e => getComputedStyle(e).direction") == "ltr"
+    expect(arabic).to_have_attribute("lang", "ar")
+    assert arabic.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    assert app_page.page.locator(".tw-tokens").nth(0).evaluate("e => getComputedStyle(e).direction") == "ltr"
 
     # a file that is not UTF-8 gets a message and changes nothing
     bad = tmp_path / "latin1.csv"

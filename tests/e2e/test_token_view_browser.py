@@ -91,7 +91,8 @@ def test_marks_where_the_tokenizers_cut_differently(app_page):
 
 
 @pytest.mark.parametrize(
-    "payload", ["<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>", '"><svg onload=alert(2)>']
+    "payload",
+    ["<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>", '"><svg onload=alert(2)>'],
 )
 def test_user_text_is_text_never_markup(app_page, payload):
     app_page.goto()
