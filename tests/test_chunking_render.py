@@ -20,7 +20,8 @@ from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_alo
 
 def source_text(fragment: str) -> str:
     """The HTML source between tags, with the chunk badges (index numbers) dropped."""
-    fragment = re.sub(r'<span style="display:inline-block[^"]*"[^>]*>\d+</span>', "", fragment)
+    fragment = re.sub(r"<style>.*?</style>", "", fragment)
+    fragment = re.sub(r'<span class="b"[^>]*>\d+</span>', "", fragment)
     return re.sub(r"<[^>]+>", "", fragment)
 
 
@@ -52,11 +53,21 @@ def test_overlaps_are_striped_and_described():
     text = "one two three four five six"
     chunks = [Chunk(0, 0, 13, text[0:13], 3), Chunk(1, 8, 27, text[8:27], 4, 1, 5)]
     out = chunks_html(text, chunks)
-    assert out.count("repeating-linear-gradient") == 1  # one shared piece: "three"
+    assert out.count("repeating-linear-gradient") == 1  # one pair of colours striped ...
+    assert out.count('class="o0-1"') == 1  # ... on one shared piece: "three"
     assert "overlap of chunks 0 and 1: 1 tokens, 5 chars (8–13)" in out
     assert f"background:{chunk_colour(0)}" in out and f"background:{chunk_colour(1)}" in out
     assert 'title="chunk 0 | 3 tokens | chars 0–13"' in out
     assert visible_text(out) == text
+
+
+def test_colours_are_classes_of_one_stylesheet():
+    text = long_document(20_000)
+    chunks = chunk_text(text, builtin("cl100k_base"), strategy="tokens", size=64, overlap=8).chunks
+    out = chunks_html(text, chunks)
+    assert out.count("<style>") == 1 and "background:hsl" not in out.split("</style>", 1)[1]
+    assert ' style="' not in out.split("</style>", 1)[1]
+    assert visible_text(out) == text[: view_window(chunks).end]
 
 
 def test_neighbouring_chunks_never_share_a_colour():
@@ -74,7 +85,8 @@ def test_over_limit_chunks_are_outlined():
     text = "abcdef"
     chunks = [Chunk(0, 0, 3, "abc", 10), Chunk(1, 3, 6, "def", 2)]
     out = chunks_html(text, chunks, limit=5)
-    assert out.count("outline:2px solid") == 1
+    assert out.count('class="k0 over"') == 1 and 'class="k1"' in out
+    assert "outline:2px solid" in out
 
 
 def test_empty_view():

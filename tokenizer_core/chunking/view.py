@@ -1,7 +1,7 @@
 """HTML for the chunk view: the document with each chunk in its own colour, overlaps striped.
 
 Pure functions; every piece of user text is escaped here with `html.escape`, so the result can
-be shown with `st.html` (no scripts, inline styles only). A character in two chunks (an
+be shown with `st.html` (no scripts; one small stylesheet of classes, not a style per span). A character in two chunks (an
 overlap) is drawn with diagonal stripes of both chunks' colours and a dashed underline.
 """
 
@@ -26,6 +26,7 @@ _BADGE = (
     "user-select:none;vertical-align:1px;white-space:nowrap"
 )
 _PALETTE_HUES = (210, 35, 130, 330, 270, 90, 0, 180, 55, 300)  # well-separated, alternate warm/cold
+_PERIOD = 2 * len(_PALETTE_HUES)  # chunk_colour repeats after this many chunks
 _OVER = "outline:2px solid #d1242f;outline-offset:-1px;"
 
 
@@ -92,6 +93,23 @@ def _tooltip(c: Chunk) -> str:
     return " | ".join(parts)
 
 
+def _chunk_class(index: int) -> str:
+    return f"k{index % _PERIOD}"
+
+
+def _view_css(colours: set[int], stripes: set[tuple[int, int]], over: bool) -> str:
+    """One stylesheet for the view: a class per chunk colour and per overlap pair in use."""
+    rules = [
+        f".tw-chunks{{{_CONTAINER}}}",
+        f".tw-chunks .b{{{_BADGE}}}",
+        *(f".tw-chunks .k{k}{{background:{chunk_colour(k)}}}" for k in sorted(colours)),
+        *(f".tw-chunks .o{a}-{b}{{{_stripes(a, b)}}}" for a, b in sorted(stripes)),
+    ]
+    if over:
+        rules.append(f".tw-chunks .over{{{_OVER}}}")
+    return "<style>" + "".join(rules) + "</style>"
+
+
 def chunks_html(
     text: str,
     chunks: Sequence[Chunk],
@@ -105,7 +123,8 @@ def chunks_html(
 
     Each chunk starts with a small badge holding its index. Characters shared by two chunks
     are striped in both colours; hovering any piece shows the chunk index, token count and
-    offsets (and the overlap). A chunk above `limit` tokens gets a red outline.
+    offsets (and the overlap). A chunk above `limit` tokens gets a red outline. Colours are
+    classes of one stylesheet in front of the view (only the classes in use), not per-span styles.
     """
     if not chunks:
         return f'<div style="{_CONTAINER}"><em>{html.escape(empty)}</em></div>'
@@ -115,7 +134,10 @@ def chunks_html(
     # elementary pieces between every chunk start and end in the window
     cuts = sorted({window.start, window.end, *(c.start for c in shown), *(c.end for c in shown)})
     starts = {c.start: c for c in shown}
-    parts = [f'<div class="tw-chunks" style="{_CONTAINER}">']
+    parts = ['<div class="tw-chunks">']
+    colours: set[int] = set()
+    stripes: set[tuple[int, int]] = set()
+    over = False
     k = 0  # index into shown: the first chunk that may cover the current piece
     for a, b in zip(cuts, cuts[1:]):
         while k < len(shown) and shown[k].end <= a:
@@ -123,27 +145,32 @@ def chunks_html(
         covering = [c for c in shown[k : k + 3] if c.start <= a and b <= c.end]
         if a in starts:
             c0 = starts[a]
-            parts.append(f'<span style="{_BADGE}" title="{esc(_tooltip(c0))}">{c0.index}</span>')
+            parts.append(f'<span class="b" title="{esc(_tooltip(c0))}">{c0.index}</span>')
         piece = text[a:b]
         body = esc(visible_whitespace(piece) if show_whitespace else piece)
         if len(covering) >= 2:
             c1, c2 = covering[0], covering[1]
-            style = _stripes(c1.index, c2.index)
+            pair = (c1.index % _PERIOD, c2.index % _PERIOD)
+            stripes.add(pair)
+            css = f"o{pair[0]}-{pair[1]}"
             title = (
                 f"overlap of chunks {c1.index} and {c2.index}: {c2.overlap_tokens:,} tokens, "
                 f"{c2.overlap_chars:,} chars ({c2.start:,}–{c1.end:,}) | {_tooltip(c2)}"
             )
         elif covering:
             c = covering[0]
-            style = f"background:{chunk_colour(c.index)};"
+            colours.add(c.index % _PERIOD)
+            css = _chunk_class(c.index)
             if limit is not None and c.tokens > limit:
-                style += _OVER
+                css += " over"
+                over = True
             title = _tooltip(c)
         else:
-            style, title = "", ""
-        parts.append(f'<span style="{style}" title="{esc(title)}">{body}</span>')
+            parts.append(f"<span>{body}</span>")
+            continue
+        parts.append(f'<span class="{css}" title="{esc(title)}">{body}</span>')
     parts.append("</div>")
-    return "".join(parts)
+    return _view_css(colours, stripes, over) + "".join(parts)
 
 
 def chunk_legend_html(*, overlap: bool, limit: int | None = None) -> str:
