@@ -49,6 +49,7 @@ from tokenizer_core import (
     split_identifier,
     split_table_html,
     style_summary,
+    token_css,
 )
 from tokenizer_core.identifiers.charts import (
     indentation_chart,
@@ -316,16 +317,17 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
              "<th style='text-align:left;padding:3px 10px'>alone</th>"
              "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"
              "<th style='text-align:left;padding:3px 10px'>aligned with words</th></tr>"]  # fmt: skip
+    hues: set[int] = set()
     for c, label in zip(row.costs, analysis.tokenizer_names):
         aligned = "yes" if c.aligned else f"no: {c.words_cut} word{'s' if c.words_cut != 1 else ''} cut"
         table.append(
             f"<tr><td style='padding:3px 10px'>{html.escape(label)}</td>"
-            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.alone)} <b>{c.alone_tokens}</b></td>"
-            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.context)} <b>{c.context_first}</b></td>"
+            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.alone, hues=hues)} <b>{c.alone_tokens}</b></td>"
+            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.context, hues=hues)} <b>{c.context_first}</b></td>"
             f"<td style='padding:3px 10px'>{aligned}</td></tr>"
         )
     table.append("</table>")
-    st.html("".join(table))
+    st.html(token_css(hues) + "".join(table))
     naming_table(name, toks, caption=f"{markdown_code(name)} in every naming style")
 
 

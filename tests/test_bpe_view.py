@@ -110,3 +110,10 @@ def test_counts_as_text_gives_back_the_counts_in_order():
     counts = {"get": 6, "set": 5, "reset": 3, "getter": 2, "setter": 2, "offset": 1}
     assert count_words(counts_as_text(counts)) == counts
     assert list(count_words(counts_as_text(counts))) == list(counts)
+
+
+def test_words_html_colours_are_classes():
+    views = [WordView("lower", 2, (("low", 300), ("er", 301))), WordView("low", 5, (("low", 300),))]
+    out = bpe_words_html(views)
+    body = out.rsplit("</style>", 1)[1]
+    assert "style=" not in body and body.count('class="tw-tok h') == 3

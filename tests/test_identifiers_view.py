@@ -181,3 +181,13 @@ def test_charts_with_nothing_to_show():
 def _data_or_empty(chart: alt.Chart) -> list[dict]:
     spec = chart.to_dict()
     return next(iter(spec.get("datasets", {}).values()), [])
+
+
+def test_splits_and_pieces_use_classes_not_a_style_per_piece():
+    segs = builtin("o200k_base").segments(" calculate_total_price")
+    hues: set[int] = set()
+    out = pieces_html(segs, hues=hues)
+    assert "<style>" not in out and "background" not in out and hues
+    own = pieces_html(segs)
+    assert own.startswith("<style>") and own.count("<style>") == 1
+    assert all(f".h{h}{{" in own for h in hues)

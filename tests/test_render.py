@@ -16,6 +16,8 @@ from tokenizer_core import (
     escape_markdown,
     segments_html,
     token_background,
+    token_class,
+    token_css,
     token_hue,
     visible_whitespace,
 )
@@ -129,3 +131,10 @@ def test_markdown_code_spans_show_text_literally():
     assert markdown_code("a`b") == "``a`b``"
     assert markdown_code("`x") == "`` `x ``"
     assert markdown_code("two\nlines") == "`two lines`"
+
+
+def test_token_classes_share_one_stylesheet():
+    assert token_class([1]) == f"tw-tok h{token_hue(1)}" and token_class([]) == "tw-tok"
+    css = token_css([token_hue(1), token_hue(1), 0])
+    assert css.count("<style>") == 1 and css.count("background:hsl") == 2
+    assert f"hsl({token_hue(1)} 75% 84%)" in css and "white-space:pre" in css

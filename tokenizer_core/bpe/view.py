@@ -9,18 +9,18 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from ..tokenizers.render import token_background
+from ..tokenizers.render import token_class, token_css, token_hue
 from .encode import Probe, WordView, bpe_symbol_label
 from .model import BPEModel, MergeStep, PairCount, Symbol
 
-_BOX = (
-    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.9rem;"
+_CSS = (
+    ".tw-bpe-words{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.9rem;"
     "line-height:1.5;color:#1f2328;background:#ffffff;border:1px solid #d0d7de;border-radius:6px;"
-    "padding:0.5rem 0.6rem;max-height:26rem;overflow-y:auto;display:flex;flex-wrap:wrap;gap:0.35rem 0.6rem"
+    "padding:0.5rem 0.6rem;max-height:26rem;overflow-y:auto;display:flex;flex-wrap:wrap;gap:0.35rem 0.6rem}"
+    ".tw-bpe-words .w{display:inline-flex;align-items:center;gap:1px;white-space:pre}"
+    ".tw-bpe-words .tw-tok{padding:1px 3px;margin:0}"
+    ".tw-bpe-words .n{font-size:0.72rem;color:#57606a;margin-left:3px}"
 )
-_WORD = "display:inline-flex;align-items:center;gap:1px;white-space:pre"
-_TOKEN = "border-radius:3px;padding:1px 3px;"
-_COUNT = "font-size:0.72rem;color:#57606a;margin-left:3px"
 
 
 def bpe_pair_label(left: Symbol, right: Symbol) -> str:
@@ -31,26 +31,28 @@ def bpe_pair_label(left: Symbol, right: Symbol) -> str:
 def bpe_words_html(views: Sequence[WordView], *, empty: str = "No words to show.") -> str:
     """Each word as coloured tokens followed by its count: ``low`` ``er`` ×2.
 
-    Colours come from the token id, so a token has the same colour in every word.
+    Colours come from the token id, so a token has the same colour in every word. Styles are
+    classes of one stylesheet in front of the view (only the colours in use).
     """
     if not views:
-        return f'<div class="tw-bpe-words" style="{_BOX}"><em>{html.escape(empty)}</em></div>'
-    parts = [f'<div class="tw-bpe-words" style="{_BOX}">']
+        return f'<style>{_CSS}</style><div class="tw-bpe-words"><em>{html.escape(empty)}</em></div>'
+    parts = ['<div class="tw-bpe-words">']
+    hues: set[int] = set()
     for v in views:
         spans = []
         for sym, tid in v.tokens:
             label = bpe_symbol_label(sym)
+            hues.add(token_hue(tid))
             title = f"token id {tid}: {label!r}"
             spans.append(
-                f'<span style="{_TOKEN}background:{token_background([tid])}" title="{html.escape(title)}">'
-                f"{html.escape(label)}</span>"
+                f'<span class="{token_class([tid])}" title="{html.escape(title)}">{html.escape(label)}</span>'
             )
         parts.append(
-            f'<span style="{_WORD}" title="{html.escape(v.word)} ({len(v.tokens)} tokens)">'
-            f'{"".join(spans)}<span style="{_COUNT}">×{v.count:,}</span></span>'
+            f'<span class="w" title="{html.escape(v.word)} ({len(v.tokens)} tokens)">'
+            f'{"".join(spans)}<span class="n">×{v.count:,}</span></span>'
         )
     parts.append("</div>")
-    return "".join(parts)
+    return f"<style>{_CSS}</style>" + token_css(hues) + "".join(parts)
 
 
 def _sym_kind(model: BPEModel) -> str:

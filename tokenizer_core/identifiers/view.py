@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from ..tokenizers.render import token_background, visible_whitespace
+from ..tokenizers.render import token_class, token_css, token_hue, visible_whitespace
 from ..tokenizers.segments import Segment
 from .costs import IdentifierRow
 from .extract import CODE, Occurrence
@@ -35,6 +35,14 @@ _BOX = (
 )
 _LINE_NO = (
     "display:inline-block;width:3.6em;padding-right:0.8em;text-align:right;color:#8c959f;user-select:none"
+)
+_SPLITS_CSS = (
+    ".tw-splits{overflow:auto;max-height:32rem;border:1px solid #d0d7de;border-radius:6px}"
+    ".tw-splits table{border-collapse:collapse;font-size:0.85rem;width:100%}"
+    ".tw-splits thead{position:sticky;top:0;background:#f6f8fa}"
+    ".tw-splits th,.tw-splits td{padding:4px 10px;border-bottom:1px solid #eaeef2;vertical-align:top;"
+    "white-space:nowrap;text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
+    ".tw-splits th{font-family:inherit}.tw-splits .cut{color:#cf222e}"
 )
 _MUTED = {COMMENT: "color:#6e7781;font-style:italic", STRING: "color:#0a3069"}
 
@@ -200,25 +208,33 @@ def _line_open(n: int) -> str:
     return f'<div class="tw-l"><span class="tw-ln">{n}</span>'
 
 
-def pieces_html(segments: Sequence[Segment], *, show_whitespace: bool = True, max_pieces: int = 40) -> str:
+def pieces_html(
+    segments: Sequence[Segment],
+    *,
+    show_whitespace: bool = True,
+    max_pieces: int = 40,
+    hues: set[int] | None = None,
+) -> str:
     """Inline coloured spans for a few segments (one identifier's split).
 
-    Colours come from the token ids (same as every other page); a segment without tokens is grey.
-    After `max_pieces` segments the rest is summarised as "… +N".
+    Colours come from the token ids (same as every other page) as classes; a segment without
+    tokens is grey. After `max_pieces` segments the rest is summarised as "… +N". Without
+    `hues` the result starts with its own small stylesheet; with a set, the hues used are added
+    to it and the caller emits `token_css(hues)` once for many splits.
     """
     esc = html.escape
+    own = hues is None
+    used: set[int] = set() if hues is None else hues
     parts = []
     for seg in segments[:max_pieces]:
         text = visible_whitespace(seg.text) if show_whitespace else seg.text
-        bg = token_background(seg.ids) if seg.ids else "transparent"
+        if seg.ids:
+            used.add(token_hue(seg.ids[0]))
         ids = ", ".join(map(str, seg.ids)) or "no token"
-        parts.append(
-            f'<span style="background:{bg};border-radius:3px;padding:1px 2px;margin-right:2px" '
-            f'title="{esc(ids)}">{esc(text)}</span>'
-        )
+        parts.append(f'<span class="{token_class(seg.ids)}" title="{esc(ids)}">{esc(text)}</span>')
     if len(segments) > max_pieces:
         parts.append(f'<span style="color:#57606a">… +{len(segments) - max_pieces:,}</span>')
-    return "".join(parts)
+    return (token_css(used) if own else "") + "".join(parts)
 
 
 def split_table_html(
@@ -235,30 +251,20 @@ def split_table_html(
     punctuation, shown as ⋅ for a space) instead of the name alone.
     """
     esc = html.escape
-    cell = "padding:4px 10px;border-bottom:1px solid #eaeef2;vertical-align:top;white-space:nowrap"
-    head = "".join(f'<th style="{cell};text-align:left">{esc(n)}</th>' for n in tokenizer_names)
-    out = [
-        '<div class="tw-splits" style="overflow:auto;max-height:32rem;border:1px solid #d0d7de;border-radius:6px">'
-        '<table style="border-collapse:collapse;font-size:0.85rem;width:100%">'
-        f'<thead style="position:sticky;top:0;background:#f6f8fa"><tr><th style="{cell};text-align:left">'
-        f"identifier</th>{head}</tr></thead><tbody>"
-    ]
+    head = "".join(f"<th>{esc(n)}</th>" for n in tokenizer_names)
+    out = [f'<div class="tw-splits"><table><thead><tr><th>identifier</th>{head}</tr></thead><tbody>']
     index = {tid: k for k, tid in enumerate(tokenizer_ids)}
-    mono = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace"
+    hues: set[int] = set()
+    cut = ' <span class="cut" title="a token boundary cuts a word">✂</span>'
     for r in rows[:max_rows]:
         tds = []
         for tid in tokenizer_ids:
             c = r.costs[index[tid]]
             segs = c.context if context else c.alone
             n = c.context_first if context else c.alone_tokens
-            mark = (
-                ""
-                if c.aligned
-                else ' <span title="a token boundary cuts a word" style="color:#cf222e">✂</span>'
-            )
-            tds.append(f'<td style="{cell};{mono}">{pieces_html(segs)} <b>{n}</b>{mark}</td>')
-        out.append(f'<tr><td style="{cell};{mono}">{esc(r.name)}</td>{"".join(tds)}</tr>')
+            tds.append(f"<td>{pieces_html(segs, hues=hues)} <b>{n}</b>{'' if c.aligned else cut}</td>")
+        out.append(f"<tr><td>{esc(r.name)}</td>{''.join(tds)}</tr>")
     out.append("</tbody></table></div>")
     if not rows:
         return '<div class="tw-splits"><em>No identifiers match.</em></div>'
-    return "".join(out)
+    return f"<style>{_SPLITS_CSS}</style>" + token_css(hues) + "".join(out)

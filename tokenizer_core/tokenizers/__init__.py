@@ -40,6 +40,8 @@ from .render import (
     markdown_code,
     segments_html,
     token_background,
+    token_class,
+    token_css,
     token_hue,
     visible_whitespace,
 )
@@ -57,7 +59,7 @@ __all__ = [
     "NO_PUBLIC_TOKENIZER", "model_index",
     # segments and token HTML
     "Segment", "boundary_offsets", "escape_markdown", "legend_html", "markdown_code",
-    "segments_from_pieces", "segments_html", "token_background", "token_count", "token_hue",
+    "segments_from_pieces", "segments_html", "token_background", "token_class", "token_css", "token_count", "token_hue",
     "unshared_boundaries", "visible_whitespace",
     # the light token view's data (drawn in the browser by the app)
     "TokenPane", "pane_marks", "pane_segments", "token_view_data", "view_payload",

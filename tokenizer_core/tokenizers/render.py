@@ -43,6 +43,24 @@ def token_background(ids: Sequence[int]) -> str:
     return f"hsl({token_hue(ids[0])} 75% 84%)"
 
 
+_TOKEN_BASE = ".tw-tok{border-radius:3px;padding:1px 2px;margin-right:2px;white-space:pre}"
+
+
+def token_class(ids: Sequence[int]) -> str:
+    """CSS class for a segment's colour (see `token_css`): ``token_class([1]) -> 'tw-tok h137'``."""
+    return f"tw-tok h{token_hue(ids[0])}" if ids else "tw-tok"
+
+
+def token_css(hues: Iterable[int]) -> str:
+    """One `<style>` with a rule per hue in use, for spans of class `token_class`.
+
+    ``token_css([0])`` -> ``<style>.tw-tok{...}.tw-tok.h0{background:hsl(0 75% 84%)}</style>``.
+    A token is never broken across lines (``white-space:pre``).
+    """
+    rules = "".join(f".tw-tok.h{h}{{background:hsl({h} 75% 84%)}}" for h in sorted(set(hues)))
+    return f"<style>{_TOKEN_BASE}{rules}</style>"
+
+
 def visible_whitespace(text: str) -> str:
     """Show spaces, tabs and newlines: ``"a b\\n" -> "a⋅b↵\\n"`` (newlines still break)."""
     return text.translate(_WHITESPACE_TABLE)
