@@ -23,7 +23,7 @@ _CSS = """
 @media (max-width: 640px) { .tw-grid { grid-template-columns: minmax(0, 1fr); } }
 .tw-pane { min-width: 0; }
 .tw-hd { font-size: 0.95rem; margin: 0 0 0.25rem; overflow-wrap: anywhere; }
-.tw-hd b { font-weight: 600; }
+.tw-hd .tw-name { font-weight: 600; }
 .tw-cap { font-size: 0.8rem; color: #57606a; margin: 0 0 0.3rem; }
 .tw-tokens {
   font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92rem;
@@ -178,9 +178,10 @@ export default function (component) {
     if (p.title || p.note) {
       const hd = document.createElement("div");
       hd.className = "tw-hd";
-      const b = document.createElement("b");
-      b.textContent = p.title || "";
-      hd.appendChild(b);
+      const name = document.createElement("span");
+      name.className = "tw-name";
+      name.textContent = p.title || "";
+      hd.appendChild(name);
       if (p.note) hd.appendChild(document.createTextNode(" \u00b7 " + p.note));
       pane.appendChild(hd);
     }
