@@ -480,7 +480,7 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
         )
         greedy = GreedyTokenizer(vocab)
         result = greedy_split(text, vocab)
-        st.html(f'<div class="tw-greedy" style="font-family:monospace;font-size:1.05rem;line-height:2">'
+        st.html(f'<div class="tw-greedy" style="font-family:monospace;font-size:1.05rem;line-height:2;line-break:anywhere">'
                 f"{pieces_html(greedy.segments(text), show_whitespace=True)}</div>")  # fmt: skip
         st.markdown(f"**{len(text)} characters → {result.count} tokens** ({result.unknown} unknown characters)"
                     if text else "Type some text to split.")  # fmt: skip

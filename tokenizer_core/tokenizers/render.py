@@ -18,11 +18,11 @@ _WHITESPACE_TABLE = str.maketrans(WHITESPACE_SYMBOLS)
 
 _CONTAINER = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.92rem;"
-    "line-height:1.9;white-space:pre-wrap;word-break:break-word;color:#1f2328;"
+    "line-height:1.9;white-space:pre-wrap;word-break:break-word;line-break:anywhere;color:#1f2328;"
     "background:#ffffff;border:1px solid #d0d7de;border-radius:6px;padding:0.6rem 0.7rem;"
     "max-height:32rem;overflow-y:auto"
 )
-_SPAN = "border-radius:3px;padding:1px 0;margin:0 1px 0 0;"
+_SPAN = "border-radius:3px;padding:1px 0;margin:0 1px 0 0;white-space:pre;"  # never wraps inside a token
 _MARK = "box-shadow:inset 2px 0 0 #d1242f;"
 _SPECIAL = "outline:1px dashed #6e7781;font-weight:600;"
 _DROPPED = "color:#8c959f;background:transparent;"
