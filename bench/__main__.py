@@ -13,7 +13,18 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["counting", "bpe", "identifiers", "languages", "chunking", "loading", "jobs", "serving", "live", "views"]
+BENCHES = [
+    "counting",
+    "bpe",
+    "identifiers",
+    "languages",
+    "chunking",
+    "loading",
+    "jobs",
+    "serving",
+    "live",
+    "views",
+]
 
 
 def main(argv: list[str]) -> int:

@@ -263,7 +263,7 @@ def test_an_older_chat_link_becomes_a_chat():
 def _live_box_data(at) -> dict:
     import json
 
-    (box,) = at.get("bidi_component")
+    (box,) = [el for el in at.get("bidi_component") if el.proto.component_name == "tw_live_text"]
     proto = box.proto
     return json.loads(proto.mixed.json if proto.WhichOneof("data") == "mixed" else proto.json)
 

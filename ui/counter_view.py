@@ -15,6 +15,7 @@ from tokenizer_core import (
     CountRow,
     Segment,
     Tokenizer,
+    TokenPane,
     count_table,
     escape_markdown,
     legend_html,
@@ -30,7 +31,7 @@ from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 
 from .models import known_choice_ids
 from .state import tokenizer_infos
-from .tokens import show_tokens
+from .token_view import token_view
 
 PART_CHARS = 12_000  # characters per page of the coloured view
 MAX_SPANS = 6_000  # segments drawn per tokenizer and page
@@ -150,18 +151,21 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
     if allow_special:
         legend.append(("dashed outline", "special token"))
     st.html(legend_html(legend))
-    per_row = 2 if len(toks) > 1 else 1
-    for row_start in range(0, len(toks), per_row):
-        cols = st.columns(per_row)
-        for col, tok, segs, mk in zip(cols, toks[row_start:], seg_lists[row_start:], marked[row_start:]):
-            with col:
-                shown = segs[:MAX_SPANS]
-                st.markdown(
-                    f"**{escape_markdown(tok.info.name)}** · {token_count(segs):,} tokens in this part"
-                )
-                if len(shown) < len(segs):
-                    st.caption(f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part.")
-                show_tokens(shown, mode=mode, show_whitespace=ws, marked=mk)
+    panes = []
+    for tok, segs, mk in zip(toks, seg_lists, marked):
+        shown = segs[:MAX_SPANS]
+        caption = (
+            f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part."
+            if len(shown) < len(segs)
+            else ""
+        )
+        panes.append(
+            TokenPane(
+                tok.info.name, shown, note=f"{token_count(segs):,} tokens in this part", caption=caption,
+                marked=mk,
+            )
+        )  # fmt: skip
+    token_view(text[start:end], panes, key="counter_token_view", base=start, mode=mode, show_whitespace=ws)
 
 
 def share_section(
