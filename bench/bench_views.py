@@ -172,7 +172,11 @@ def main(argv: list[str]) -> int:
         page.set_default_timeout(60_000)
         wire = Wire(page)
         load = wire.run(lambda: page.goto(url))
-        area = page.get_by_test_id("stMain").get_by_test_id("stTextArea").locator("textarea").first
+        main = page.get_by_test_id("stMain")
+        live = main.locator(
+            "textarea.tw-live-box"
+        )  # the workspace's live text box (older pages: st.text_area)
+        area = live if live.count() else main.get_by_test_id("stTextArea").locator("textarea").first
         area.fill(text)
         typed = wire.run(lambda: area.press("Control+Enter"))
         page.locator(".tw-tokens").first.wait_for()

@@ -16,7 +16,7 @@ PANES = ".tw-tokens"
 
 
 def _type_text(app, text: str) -> None:
-    area = app.main.get_by_test_id("stTextArea").locator("textarea").first
+    area = app.main.locator("textarea.tw-live-box")
     area.fill(text)
     app.run(lambda: area.press("Control+Enter"))
 
