@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import socket
@@ -127,6 +128,7 @@ class Session:
         self.ws = None
         self.widgets: dict[str, tuple[str, str]] = {}  # user key -> (widget id, element kind)
         self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): resent each rerun
+        self.data: dict[str, object] = {}  # component (st.components.v2) id -> its data in the last delta
         self.page_hash = ""
 
     async def open(self, timeout: float = 120) -> Rerun:
@@ -146,11 +148,29 @@ class Session:
             raise KeyError(f"no widget with key {key!r} on the page (have: {sorted(self.widgets)})")
         return self.widgets[key][0]
 
+    def _put(self, key: str, value: object) -> None:
+        """Give widget `key` a value, as the browser would: str -> string_value, int -> int_value;
+        a live text box (ui/live_text.py, st.components.v2 under the key `<key>_live_box`) gets
+        its component state as json_value, the text with the revision the server last sent it."""
+        box = f"{key}_live_box"
+        if key not in self.widgets and box in self.widgets and isinstance(value, str):
+            wid = self.widget_id(box)
+            data = self.data.get(wid)
+            if not isinstance(data, dict) or "rev" not in data:
+                raise KeyError(f"the live box {box!r} came without a revision in its data: {data!r}")
+            # setStateValue("typed", ...) sends the whole component state, the other keys kept.
+            _, old = self.values.get(wid, ("json_value", "{}"))
+            state = {**json.loads(str(old)), "typed": {"text": value, "rev": data["rev"]}}
+            self.values[wid] = ("json_value", json.dumps(state))
+            return
+        fld = "string_value" if isinstance(value, str) else "int_value"
+        self.values[self.widget_id(key)] = (fld, value)
+
     async def set(self, *, timeout: float = 120, click: str | None = None, **values: object) -> Rerun:
-        """Change widgets by key (str -> string_value, int -> int_value) and optionally click a button."""
+        """Change widgets by key (str -> string_value, int -> int_value, a live text box -> its
+        component state) and optionally click a button."""
         for key, value in values.items():
-            fld = "string_value" if isinstance(value, str) else "int_value"
-            self.values[self.widget_id(key)] = (fld, value)
+            self._put(key, value)
         return await self._run(self.widget_id(click) if click else None, timeout=timeout)
 
     async def _run(self, trigger: str | None, *, timeout: float) -> Rerun:
@@ -160,8 +180,7 @@ class Session:
     async def start(self, *, click: str | None = None, **values: object) -> float:
         """Like `set`, but returns as soon as the change is sent (read on with `until`)."""
         for key, value in values.items():
-            fld = "string_value" if isinstance(value, str) else "int_value"
-            self.values[self.widget_id(key)] = (fld, value)
+            self._put(key, value)
         return await self._send(self.widget_id(click) if click else None)
 
     async def until(self, t0: float, *, element=None, timeout: float = 120) -> Rerun:
@@ -210,6 +229,8 @@ class Session:
                 wid = getattr(proto, "id", "") if proto is not None else ""
                 if wid and "-" in wid and wid.startswith("$$ID-"):
                     self.widgets[wid.split("-", 2)[2]] = (wid, ek)
+                if ek == "bidi_component" and wid:
+                    self.data[wid] = _component_data(proto)
                 if element is not None and element(ek, proto):
                     out.seconds = time.perf_counter() - t0
                     return out
@@ -218,6 +239,16 @@ class Session:
                 if status != "FINISHED_EARLY_FOR_RERUN":
                     out.seconds = time.perf_counter() - t0
                     return out
+
+
+def _component_data(proto) -> object:
+    """The `data` an st.components.v2 element carries, as its JavaScript receives it (JSON only)."""
+    which = proto.WhichOneof("data")
+    if which == "json":
+        return json.loads(proto.json)
+    if which == "mixed":
+        return json.loads(proto.mixed.json)
+    return None
 
 
 def metric_values(rerun: Rerun) -> dict[str, str]:
