@@ -10,7 +10,10 @@ clients that speak Streamlit's own protocol (protobuf BackMsg / ForwardMsg on /_
 the messages a browser sends, recorded from Chromium): no browser, so the clients load the 2
 cores far less than the server they measure. Each counter session sends its own text (a
 different length each time, so nothing is served from a cache) and checks that the page shows
-the o200k_base count of *that* text, computed here independently with tiktoken.
+the o200k_base count of *that* text, computed here independently with tiktoken. The counter's
+text box is the live box of ui/live_text.py (st.components.v2): a client types into it as its
+JavaScript does, sending the component state {"typed": {text, rev}} as a json_value, with the
+revision read from the box's data in the last delta the server sent.
 
 A rerun's time is from sending the widget change to the server's "script finished"; its
 bytes are the ForwardMsg frames received in between. Memory is the resident set (VmRSS from
