@@ -19,9 +19,9 @@ from ui.counter_view import (
     token_views,
 )
 from ui.models import groups_for, known_choice_ids, model_select
-from ui.state import get_tokenizers
+from ui.state import get_tokenizers, named
 from ui.versions import VERSIONS, versions, versions_section, workspace_file_section
-from ui.widgets import show_unavailable, text_source
+from ui.widgets import show_unavailable, text_source, working_tokenizers
 
 SAMPLES = {
     "Mixed: prose, code, numbers, emoji, Hindi": lambda: load_sample("mixed"),
@@ -122,8 +122,8 @@ else:
         st.info("Choose at least one model or tokenizer above.", icon=":material/arrow_upward:")
     elif not text:
         st.info("Paste some text, upload a file or load a sample to see its tokens.", icon=":material/edit:")
-    elif toks:
-        rows = cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks)
+    elif toks := working_tokenizers(toks, [text]):
+        rows = named(cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks), toks)
         counts_section(rows, toks, groups)
         token_views(text, toks, allow_special)
         by_tok = {r.tokenizer_id: r.tokens for r in rows}

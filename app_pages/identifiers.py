@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import os
 
@@ -101,11 +102,22 @@ def cached_analysis(
     code: str, language: str, ids: tuple[str, ...], strings: bool, comments: bool, _toks: list[Tokenizer]
 ) -> IdentifierAnalysis:
     if len(code) > IDENT_IN_PROCESS_MAX_CHARS and all(t in BUILTINS for t in ids):
-        return run_in_worker(
+        analysis = run_in_worker(
             analyse_identifiers_task, code, language, ids, strings=strings, comments=comments
         )
-    extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)
-    return analyse_identifiers(code, extraction, _toks)
+    else:
+        extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)
+        analysis = analyse_identifiers(code, extraction, _toks)
+    # shared by every session: labelled by id; this session's names go on in `with_names`
+    return dataclasses.replace(analysis, tokenizer_names=analysis.tokenizer_ids)
+
+
+def with_names(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> IdentifierAnalysis:
+    """A cached analysis labelled with this session's tokenizer names."""
+    names = {t.id: t.info.name for t in toks}
+    return dataclasses.replace(
+        analysis, tokenizer_names=tuple(names.get(i, i) for i in analysis.tokenizer_ids)
+    )
 
 
 @st.cache_data(max_entries=8, ttl=600, show_spinner="Drawing the code...")
@@ -119,10 +131,11 @@ def cached_code_view(
         code, language, include_strings=strings, include_comments=comments, lexed=lexed
     )
     k = analysis.tokenizer_ids.index(tokenizer_id)
+    # no tokenizer name in the hover titles: a name is chosen per session, this HTML is shared
     return code_heatmap_html(
         code, extraction.occurrences, analysis.occurrence_tokens[tokenizer_id],
         alone={r.name: r.costs[k].alone_tokens for r in analysis.rows}, first_line=first, last_line=last,
-        lexed=lexed, tokenizer_name=analysis.tokenizer_names[k], words={r.name: r.words for r in analysis.rows},
+        lexed=lexed, words={r.name: r.words for r in analysis.rows},
     )  # fmt: skip
 
 
@@ -540,7 +553,7 @@ else:
     st.caption(f"Language: **{CODE_LANGUAGES[language].name}** ({escape_markdown(reason)}). "
                "Choose another above if this is wrong.")  # fmt: skip
     try:
-        analysis = cached_analysis(code, language, tok_ids, strings, comments, toks)
+        analysis = with_names(cached_analysis(code, language, tok_ids, strings, comments, toks), toks)
     except JobError as exc:
         st.error(f"The analysis failed: {escape_markdown(str(exc))} Your code is kept above.",
                  icon=":material/error:")  # fmt: skip

@@ -46,7 +46,7 @@ from tokenizer_core import (
 )
 from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
 from ui.prices import price_records, remember_edited
-from ui.state import get_tokenizers, tokenizer_infos, tokenizer_label
+from ui.state import get_tokenizers, named, tokenizer_infos, tokenizer_label, unnamed
 from ui.token_view import token_view
 from ui.widgets import show_unavailable, tokenizer_select
 
@@ -74,7 +74,7 @@ def sample() -> list[Language]:
 def cached_table(
     languages: tuple[Language, ...], ids: tuple[str, ...], base: str, _toks: list[Tokenizer]
 ) -> list[LanguageRow]:
-    return language_table(list(languages), _toks, base=base)
+    return unnamed(language_table(list(languages), _toks, base=base))
 
 
 @st.cache_data(max_entries=48, ttl=600, show_spinner=False)
@@ -339,7 +339,7 @@ def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
     show_unavailable(errors)
     if not toks:
         return
-    rows = cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks)
+    rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
     costs, skipped = cost_table(rows, prices, workload)
     for s in skipped:
         st.warning(escape_markdown(s), icon=":material/warning:")
@@ -439,7 +439,7 @@ def about_section() -> None:
         )
         toks, _ = get_tokenizers(["cl100k_base", "r50k_base"])
         if len(toks) == 2:
-            rows = cached_table(tuple(sample()), ("cl100k_base", "r50k_base"), "en", toks)
+            rows = named(cached_table(tuple(sample()), ("cl100k_base", "r50k_base"), "en", toks), toks)
             st.markdown(
                 "**Published premiums** (Petrov et al. 2023, FLORES-200, English base) next to this sample's:"
             )
@@ -502,7 +502,7 @@ elif not ids:
     st.info("Choose at least one tokenizer above.", icon=":material/arrow_upward:")
 elif toks and base:
     base_name = names[base]
-    rows = cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks)
+    rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
     summary_metrics(rows, base_name)
     st.altair_chart(premium_heatmap(rows, base_name=base_name), width="content", key="languages_heatmap")
     st.altair_chart(tokens_chart(rows), width="stretch", key="languages_bars")

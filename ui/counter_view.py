@@ -30,7 +30,7 @@ from tokenizer_core.counter.models import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 
 from .models import known_choice_ids
-from .state import tokenizer_infos
+from .state import tokenizer_infos, unnamed
 from .token_view import token_view
 
 PART_CHARS = 12_000  # characters per page of the coloured view
@@ -43,7 +43,8 @@ CUSTOM = "Custom..."
 def cached_counts(
     text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
 ) -> list[CountRow]:
-    return count_table(text, _toks, context_window=window, allow_special=allow_special)
+    # shared by every session: rows labelled by id; the page puts this session's names on them
+    return unnamed(count_table(text, _toks, context_window=window, allow_special=allow_special))
 
 
 @st.cache_data(max_entries=24, ttl=300, show_spinner=False)  # a view page: up to ~1 MB each

@@ -3,11 +3,18 @@
 Built-in tokenizers are loaded at most once per server process (`st.cache_resource`). A
 tokenizer a user uploads or trains lives in their own `st.session_state`, so two users never
 see each other's, and it appears on every page next to the built-in ones.
+
+Results are cached for every session (`st.cache_data`) by tokenizer id, and an id is a hash of
+everything that changes a tokenizer's output. A tokenizer's *name* is chosen per session, so a
+cached value never holds one: cached functions return rows labelled by id (`unnamed`) and the
+page puts this session's names on them afterwards (`named`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import TypeVar
 
 import streamlit as st
 
@@ -21,6 +28,7 @@ from tokenizer_core import (
 )
 
 _SESSION_KEY = "session_tokenizers"
+R = TypeVar("R")
 
 
 @st.cache_resource(show_spinner="Loading tokenizer (once per server)...", max_entries=32)
@@ -88,3 +96,17 @@ def get_tokenizers(ids: list[str]) -> tuple[list[Tokenizer], list[TokenizerUnava
         except TokenizerUnavailable as exc:
             errors.append(exc)
     return loaded, errors
+
+
+def unnamed(rows: Sequence[R], *, field: str = "tokenizer") -> list[R]:
+    """Rows (dataclasses with `tokenizer_id` and `field`) labelled by id, for a shared cache."""
+    return [dataclasses.replace(r, **{field: r.tokenizer_id}) for r in rows]  # type: ignore[misc]
+
+
+def named(rows: Sequence[R], toks: Sequence[Tokenizer], *, field: str = "tokenizer") -> list[R]:
+    """Rows from a shared cache labelled with this session's tokenizer names."""
+    names = {t.id: t.info.name for t in toks}
+    return [
+        dataclasses.replace(r, **{field: names.get(r.tokenizer_id, r.tokenizer_id)})  # type: ignore[misc]
+        for r in rows
+    ]

@@ -456,8 +456,16 @@ def load_builtin(tokenizer_id: str) -> Tokenizer:
 MAX_UPLOAD_BYTES = 60_000_000
 
 
-def _custom_id(data: bytes) -> str:
-    return "custom-" + sha256_bytes(data)[:12]
+def _custom_id(data: bytes, *settings: object) -> str:
+    """An id from everything that changes what the tokenizer does: the file's bytes and the
+    settings chosen with it (pattern, special tokens). Results are cached by id for every
+    session, so two uploads that tokenize differently must never share one.
+    ``_custom_id(b"x") != _custom_id(b"x", "r50k")``.
+    """
+    digest = sha256_bytes(data)
+    if settings:
+        digest = sha256_bytes(digest.encode() + repr(settings).encode("utf-8", "surrogatepass"))
+    return "custom-" + digest[:16]
 
 
 def tokenizer_from_tiktoken_bytes(
@@ -485,7 +493,7 @@ def tokenizer_from_tiktoken_bytes(
         raise VocabularyError(f"special token ids must be above the last rank {top}: {clash[:3]}")
     name = name.strip() or "my tokenizer"
     info = TokenizerInfo(
-        _custom_id(data), name, "Custom (.tiktoken)", (), len(ranks) + len(specials),
+        _custom_id(data, pattern_id, sorted(specials.items())), name, "Custom (.tiktoken)", (), len(ranks) + len(specials),
         f"uploaded .tiktoken, sha256 {sha256_bytes(data)[:12]}..., pattern "
         f"{patterns.PATTERNS[pattern_id].label}",
         "as uploaded", kind="custom",
