@@ -7,8 +7,10 @@ run that page alone, without this file's layout, sidebar and navigation, for eve
 
 import streamlit as st
 
+from tokenizer_core import TokenizerFailed
 from ui.jobs import start_housekeeping
-from ui.widgets import custom_tokenizer_sidebar
+from ui.state import tokenizer_label
+from ui.widgets import custom_tokenizer_sidebar, tokenizer_failed
 
 
 def main() -> None:
@@ -38,7 +40,10 @@ def main() -> None:
         "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."
     )
     custom_tokenizer_sidebar()
-    nav.run()
+    try:
+        nav.run()
+    except TokenizerFailed as exc:  # a user's tokenizer broke on text no page checked it on
+        tokenizer_failed(exc, tokenizer_label(exc.tokenizer_id))
 
 
 main()

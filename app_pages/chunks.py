@@ -12,6 +12,7 @@ from tokenizer_core import (
     ChunkResult,
     ChunkSettingsError,
     Tokenizer,
+    TokenizerFailed,
     TokenizerUnavailable,
     check_chunks,
     chunk_legend_html,
@@ -31,7 +32,7 @@ from tokenizer_core import (
 )
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
 from ui.state import get_tokenizer
-from ui.widgets import show_unavailable, text_source, tokenizer_select
+from ui.widgets import show_unavailable, text_source, tokenizer_failed, tokenizer_select
 
 MAX_VIEW_CHUNKS = 80  # chunks drawn in the coloured view at a time
 MAX_VIEW_CHARS = 60_000  # characters drawn in the coloured view at a time
@@ -276,7 +277,11 @@ if not text.strip():
     )  # fmt: skip
     st.stop()
 
-doc_tokens = cached_count(text, tok.id, tok)
+try:
+    doc_tokens = cached_count(text, tok.id, tok)
+except TokenizerFailed as exc:
+    tokenizer_failed(exc, tok.info.name)
+    st.stop()
 if doc_tokens / size > MAX_CHUNKS:
     st.error(
         f"A chunk size of {size:,} would cut this {doc_tokens:,}-token document into about "

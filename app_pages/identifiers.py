@@ -64,7 +64,7 @@ from tokenizer_core.jobs import JobError
 from tokenizer_core.tasks import analyse_identifiers_task
 from ui.jobs import run_in_worker
 from ui.state import get_tokenizers
-from ui.widgets import show_unavailable, text_source, tokenizer_select
+from ui.widgets import show_unavailable, text_source, tokenizer_select, working_tokenizers
 
 AUTO = "auto"
 MAX_CODE_CHARS = 1_000_000
@@ -228,7 +228,7 @@ def summary_metrics(code: str, analysis: IdentifierAnalysis) -> None:
         cols += list(st.columns(7))[: min(7, n - extra)]
     for k, (tid, name) in enumerate(zip(analysis.tokenizer_ids, analysis.tokenizer_names)):
         cols[3 + k].metric(
-            f"{name} tokens", f"{analysis.file_tokens[tid]:,}",
+            f"{escape_markdown(name)} tokens", f"{analysis.file_tokens[tid]:,}",
             f"{100 * analysis.identifier_share(tid):.1f}% on names", delta_color="off", delta_arrow="off",
             help="Tokens of the whole file. The share counts each token once, for the most important kind of "
             "character it covers (an identifier character first).",
@@ -529,6 +529,8 @@ code = text_source(
 ids, strings, comments, add_greedy = options_row()
 toks, errors = get_tokenizers(ids)
 show_unavailable(errors)
+if code.strip() and len(code) <= MAX_CODE_CHARS:
+    toks = working_tokenizers(toks, [code])
 if add_greedy:
     vocab, _err = greedy_vocab()
     toks = [*toks, GreedyTokenizer(vocab)]

@@ -48,7 +48,7 @@ from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_
 from ui.prices import price_records, remember_edited
 from ui.state import get_tokenizers, named, tokenizer_infos, tokenizer_label, unnamed
 from ui.token_view import token_view
-from ui.widgets import show_unavailable, tokenizer_select
+from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
 
 DEFAULT_TOKENIZERS = ("o200k_base", "cl100k_base", "llama3", "qwen", "tekken")
 DEFAULT_COST_MODELS = ("GPT-5 mini", "GPT-4o mini", "GPT-3.5 Turbo", "Mistral NeMo")
@@ -216,8 +216,9 @@ def summary_metrics(rows: list[LanguageRow], base_name: str) -> None:
     for i, s in enumerate(sums):
         with cols[i % len(cols)]:
             st.metric(
-                s.tokenizer, f"{s.median_premium:.2f}×",
-                help=f"Median premium over {s.languages} languages: tokens ÷ tokens in {base_name}.",
+                escape_markdown(s.tokenizer), f"{s.median_premium:.2f}×",
+                help=f"Median premium over {s.languages} languages: tokens ÷ tokens in "
+                f"{escape_markdown(base_name)}.",
             )  # fmt: skip
             st.caption(
                 f"median premium  \nmost: {escape_markdown(s.max_language)} {s.max_premium:.2f}×  \n"
@@ -337,6 +338,7 @@ def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
     ids = list(dict.fromkeys(p.tokenizer_id for p in prices))
     toks, errors = get_tokenizers(ids)
     show_unavailable(errors)
+    toks = working_tokenizers(toks, [l.text for l in chosen])
     if not toks:
         return
     rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
@@ -491,6 +493,8 @@ with c3:
 
 toks, errors = get_tokenizers(ids)
 show_unavailable(errors)
+if chosen:
+    toks = working_tokenizers(toks, [l.text for l in chosen])
 if not languages:
     st.info(
         "No language has a text: reset to the bundled sample or type a text in the table above.",

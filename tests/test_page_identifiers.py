@@ -30,7 +30,8 @@ def open_tab(at, label: str):
 
 
 def metric(at, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+    """A metric's value by its label as shown (labels are Markdown with the names escaped)."""
+    return next(m.value for m in at.metric if m.label.replace("\\", "") == label)
 
 
 def table(at):

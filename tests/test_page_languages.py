@@ -28,7 +28,8 @@ def sample():
 
 
 def metric(at, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+    """A metric's value by its label as shown (labels are Markdown with the names escaped)."""
+    return next(m.value for m in at.metric if m.label.replace("\\", "") == label)
 
 
 def chart_data(at, index: int = 0) -> list[dict]:

@@ -119,8 +119,50 @@ def test_empty_and_bad_mode():
         segments_html([], mode="pixels")
 
 
-def test_escape_markdown():
-    assert escape_markdown("**bold** [x](http://a) <b>") == r"\*\*bold\*\* \[x\]\(http://a\) \<b\>"
+WJ = "\u2060"
+HOSTILE_NAMES = [
+    "ALICE-SECRET-BPE **bold** [x](https://evil.example)",
+    "see https://evil.example/a_b?c=1 now",
+    "www.evil.example",
+    "HTTP://EVIL.EXAMPLE and ftp://evil.example",
+    "mail bob@evil.example",
+    ":red[hot] :smile: :material/home:",
+    "<b>hi</b> <img src=x onerror=alert(1)> & &amp; $x^2$",
+    "# heading",
+    "x\n===\n- item\n1. item\n> quote\n    indented code",
+    "`code` ``more`` \\ back\\slash",
+    "![img](https://evil.example/a.png) | a | b |\n|---|---|",
+    "~~strike~~ _em_ __strong__ ***both***",
+    "3.14 ok. file.txt: done",
+]
+
+
+def _unescape(md: str) -> str:
+    """What CommonMark shows for escaped text: `\\x` is x (x ASCII punctuation); U+2060 is invisible."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", md).replace(WJ, "").replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("text", HOSTILE_NAMES)
+def test_escape_markdown_shows_the_text_exactly(text):
+    md = escape_markdown(text)
+    # every backslash escapes ASCII punctuation, so none is shown; the text comes back exactly
+    assert "\\" not in re.sub(r"\\[!-/:-@\[-`{-~]", "", md)
+    assert _unescape(md) == text.replace("\t", "    ")
+    # no Markdown syntax is left unescaped
+    bare = re.sub(r"\\.", "", md)
+    assert not set(bare) & set("*_[]()<>`#|~$!&-+=\\")
+    # nothing Streamlit would turn into a link or an icon, escapes or not
+    plain = md.replace("\\", "")
+    assert not re.search(r"(?i)[a-z]+://|www\.|\w@|@\w|:[a-z_/]+:", plain)
+    assert not re.search(r"(?m)^ {4}", md)  # no indented code block
+
+
+def test_escape_markdown_examples():
+    assert escape_markdown("**bold** [x](http://a) <b>") == (
+        f"\\*\\*bold\\*\\* \\[x\\]\\(http:{WJ}//a\\) \\<b\\>"
+    )
+    assert escape_markdown("a.b end. www.x") == f"a\\.b end\\. www{WJ}\\.x"
+    assert escape_markdown("plain words") == "plain words"
 
 
 def test_markdown_code_spans_show_text_literally():

@@ -12,7 +12,10 @@ from tokenizer_core import (
     NO_PUBLIC_TOKENIZER,
     PATTERNS,
     TEXT_EXTENSIONS,
+    BUILTINS,
     InputError,
+    Tokenizer,
+    TokenizerFailed,
     TokenizerUnavailable,
     VocabularyError,
     decode_text,
@@ -68,6 +71,42 @@ def show_unavailable(errors: Sequence[TokenizerUnavailable]) -> None:
             f"**{exc.tokenizer_id}** cannot be used: {exc.problem}.  \nFix: `{exc.fix}`",
             icon=":material/error:",
         )
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _failure(tokenizer_id: str, texts: tuple[str, ...], _tok: Tokenizer) -> str | None:
+    """Why this user tokenizer cannot tokenize `texts` (cached by id and texts), or None."""
+    try:
+        _tok.count_many(list(texts))
+    except TokenizerFailed as exc:
+        return exc.problem
+    return None
+
+
+def tokenizer_failed(exc: TokenizerFailed, name: str) -> None:
+    """The error box for a tokenizer that broke on the text (the other tokenizers go on)."""
+    st.error(
+        f"**{escape_markdown(name)}** cannot tokenize this text: {escape_markdown(exc.problem)}. "
+        "It is left out here; the other tokenizers are unaffected. Fix: upload a corrected file, "
+        "or remove it under *Your own tokenizers* in the sidebar.",
+        icon=":material/error:",
+    )
+
+
+def working_tokenizers(toks: Sequence[Tokenizer], texts: Sequence[str]) -> list[Tokenizer]:
+    """`toks` without the user tokenizers that break on `texts`, with an error box for each.
+
+    Built-in tokenizers are trusted; an uploaded or trained one is run on the texts once (the
+    answer is cached), so one broken file never stops a page or the other tokenizers.
+    """
+    ok: list[Tokenizer] = []
+    for tok in toks:
+        problem = None if tok.id in BUILTINS else _failure(tok.id, tuple(texts), tok)
+        if problem is None:
+            ok.append(tok)
+        else:
+            tokenizer_failed(TokenizerFailed(tok.id, problem), tok.info.name)
+    return ok
 
 
 def text_source(

@@ -16,6 +16,7 @@ from .encoders import (
     HFTokenizer,
     TiktokenTokenizer,
     Tokenizer,
+    TokenizerFailed,
     TokenizerInfo,
     clean_text,
     split_for_batch,
@@ -53,7 +54,7 @@ from .vocab import VocabularyError
 __all__ = [
     # registry, engines, vocabulary files, patterns
     "BUILTINS", "DEFAULT_IDS", "HFTokenizer", "PATTERNS", "Pattern", "TiktokenTokenizer",
-    "Tokenizer", "TokenizerInfo", "TokenizerUnavailable", "VocabularyError", "builtin_infos",
+    "Tokenizer", "TokenizerFailed", "TokenizerInfo", "TokenizerUnavailable", "VocabularyError", "builtin_infos",
     "clean_text", "load_builtin", "split_for_batch", "tokenizer_from_encoding",
     "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes", "view_windows",
     "NO_PUBLIC_TOKENIZER", "model_index",

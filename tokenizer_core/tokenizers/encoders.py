@@ -7,12 +7,13 @@ plain text unless ``allow_special=True`` is passed, so user input never raises.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -405,6 +406,43 @@ class TiktokenTokenizer(Tokenizer):
         return remap_segments(segs, text, boundaries)
 
 
+class TokenizerFailed(RuntimeError):
+    """A user's tokenizer broke inside its engine on some text; other tokenizers are unaffected.
+
+    `problem` says what went wrong in a user's words; pages put the tokenizer's name in front.
+    """
+
+    def __init__(self, tokenizer_id: str, problem: str) -> None:
+        self.tokenizer_id = tokenizer_id
+        self.problem = problem
+        super().__init__(f"{tokenizer_id} could not tokenize the text: {problem}")
+
+
+def engine_problem(exc: BaseException) -> str:
+    """A user's words for an engine failure: ``PanicException("...retry-limit-in-match...")`` ->
+    "its pre-tokenization regex gives up on this text (...)"."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
+    if "retry-limit" in first or "Regex" in first or "regex" in first:
+        return "its pre-tokenization regular expression gives up on this text (it backtracks too much)"
+    return f"its engine stopped with an internal error ({first})"
+
+
+@contextlib.contextmanager
+def engine_guard(tokenizer_id: str) -> Iterator[None]:
+    """Turn any failure inside a tokenizer engine into TokenizerFailed.
+
+    Rust engines panic with `pyo3_runtime.PanicException`, a BaseException that `except
+    Exception` (and Streamlit's script runner) does not catch: the script thread would die.
+    Interrupts and exits pass through.
+    """
+    try:
+        yield
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, TokenizerFailed):
+        raise
+    except BaseException as exc:  # noqa: BLE001  (PanicException derives from BaseException)
+        raise TokenizerFailed(tokenizer_id, engine_problem(exc)) from None
+
+
 _BYTE_TOKEN = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
 
 
@@ -468,7 +506,7 @@ class HFTokenizer(Tokenizer):
         return self.tokenizer.get_vocab_size(with_added_tokens=True)
 
     def _encode(self, text: str, allow_special: bool):
-        with self._lock:
+        with self._lock, engine_guard(self.info.id):
             self.tokenizer.encode_special_tokens = not allow_special
             return self.tokenizer.encode(clean_text(text), add_special_tokens=False)
 
@@ -483,7 +521,7 @@ class HFTokenizer(Tokenizer):
         return len(self._encode(text, allow_special).ids)
 
     def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
-        with self._lock:
+        with self._lock, engine_guard(self.info.id):
             self.tokenizer.encode_special_tokens = not allow_special
             # counts need no offsets: the offset-free batch call is about 2x faster
             batch = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
@@ -503,10 +541,12 @@ class HFTokenizer(Tokenizer):
         return [np.asarray(e.ids, dtype=np.int64) for e in encs]
 
     def decode(self, ids: Sequence[int]) -> str:
-        return self.tokenizer.decode(list(ids), skip_special_tokens=False)
+        with engine_guard(self.info.id):
+            return self.tokenizer.decode(list(ids), skip_special_tokens=False)
 
     def token_bytes(self, token_id: int) -> bytes:
-        tok = self.tokenizer.id_to_token(token_id)
+        with engine_guard(self.info.id):
+            tok = self.tokenizer.id_to_token(token_id)
         if tok is None:
             return b""
         if token_id in self._special_ids:

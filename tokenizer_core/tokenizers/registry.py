@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import patterns
-from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo
+from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
 from .vocab import (
     Ranks,
     VocabularyError,
@@ -455,6 +455,17 @@ def load_builtin(tokenizer_id: str) -> Tokenizer:
 
 MAX_UPLOAD_BYTES = 60_000_000
 
+# Ordinary texts a user's tokenizer.json must encode before it is accepted. The long runs catch
+# a pre-tokenizer regex that backtracks without end: the engine then panics on everyday text.
+PROBE_TEXTS = (
+    "hello world",
+    "The quick brown fox jumps over the lazy dog. It's 3.14159, isn't it?\n\tdef f(x): return x",
+    "naïve café 😀 नमस्ते 你好世界 مرحبا Привет",
+    "a" * 60 + "!",
+    "word " * 60 + "!",
+    "1234567890" * 12 + " " + "-" * 80,
+)
+
 
 def _custom_id(data: bytes, *settings: object) -> str:
     """An id from everything that changes what the tokenizer does: the file's bytes and the
@@ -519,10 +530,19 @@ def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
 
     try:
         tk = tokenizers.Tokenizer.from_str(text)
-        tk.encode("hello world", add_special_tokens=False)
     except Exception as exc:  # the Rust side raises plain Exception subclasses
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise VocabularyError(f"not a usable Hugging Face tokenizer.json ({first[:200]})") from None
+    for probe in PROBE_TEXTS:
+        try:
+            tk.encode(probe, add_special_tokens=False)
+        except BaseException as exc:  # a Rust panic is a BaseException  # noqa: BLE001
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise VocabularyError(
+                f"it fails on ordinary text such as {probe[:24]!r}: {engine_problem(exc)}. "
+                "Fix the pattern of its pre-tokenizer's Split step, or use another file"
+            ) from None
     model = type(tk.model).__name__
     name = name.strip() or "my tokenizer"
     info = TokenizerInfo(

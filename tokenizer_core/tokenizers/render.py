@@ -131,12 +131,39 @@ def legend_html(items: Sequence[tuple[str, str]]) -> str:
     return f'<div style="font-size:0.8rem;color:#57606a">{cells}</div>'
 
 
-_MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~$&")
+_MD_SPECIAL = frozenset("\\`*_{}[]()<>#+-!|~$&=^")
+_WJ = "\u2060"  # WORD JOINER: invisible, no line break, not a character a link or shortcode may hold
+_LINE_INDENT = re.compile(r"(?m)^[ \t]+")
 
 
 def escape_markdown(text: str) -> str:
-    """Make user text literal inside Streamlit markdown: ``"*a*" -> "\\\\*a\\\\*"``."""
-    return "".join("\\" + c if c in _MD_SPECIAL else c for c in text)
+    """User text shown literally wherever Streamlit renders Markdown (one function for all).
+
+    Markdown syntax is backslash-escaped: emphasis, links, images, HTML, headings, lists,
+    tables, code, math. Streamlit also turns bare URLs, ``www.`` names and e-mail addresses
+    into links and ``:smile:`` / ``:material/home:`` into icons, and it does so *through*
+    backslash escapes (showing the backslashes inside the link). Those are broken by an
+    invisible word joiner (U+2060): after a colon followed by text (``https:`` + ``//``,
+    ``:smile:``), around ``@`` and before the dot of ``www.``. A line's leading spaces become
+    no-break spaces, so they never start a code block (where escapes would show). Example::
+
+        escape_markdown("**a** [x](https://e.example)")
+        -> "\\*\\*a\\*\\* \\[x\\]\\(https:\u2060//e\\.example\\)"
+    """
+    out: list[str] = []
+    last = len(text) - 1
+    for i, c in enumerate(text):
+        if c in _MD_SPECIAL:
+            out.append("\\" + c)
+        elif c == ".":
+            out.append(_WJ + "\\." if text[max(0, i - 3) : i].lower() == "www" else "\\.")
+        elif c == ":":
+            out.append(":" + _WJ if i < last and not text[i + 1].isspace() else ":")
+        elif c == "@":
+            out.append(f"{_WJ}@{_WJ}")
+        else:
+            out.append(c)
+    return _LINE_INDENT.sub(lambda m: "\u00a0" * len(m.group().expandtabs(4)), "".join(out))
 
 
 def markdown_code(text: str) -> str:
