@@ -17,6 +17,7 @@ FORMAT = "tokenizer-workbench/bpe"
 VERSION = 1
 MAX_FILE_BYTES = 50_000_000
 MAX_MERGES = 1_000_000
+MAX_TOKENS = 10**18  # counts and corpus sizes must fit the 64-bit integers of tables and charts
 
 
 def _sym_json(sym: Symbol) -> str | dict[str, str]:
@@ -89,6 +90,11 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
         doc = json.loads(data)
     except json.JSONDecodeError as exc:
         raise BPEError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise BPEError(
+            "the file nests lists or objects thousands of levels deep, which no saved model does: "
+            "upload a .json file saved by this page"
+        ) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BPEError(f'not a BPE model saved by this page (expected "format": "{FORMAT}")')
     version = doc.get("version")
@@ -137,7 +143,11 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
     tokens = (
         doc.get("trained_on", {}).get("start_tokens", 0) if isinstance(doc.get("trained_on"), dict) else 0
     )
-    tokens = tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else 0
+    tokens = (
+        tokens
+        if isinstance(tokens, int) and not isinstance(tokens, bool) and 0 <= tokens <= MAX_TOKENS
+        else 0
+    )
     for n, row in enumerate(merges, start=1):
         where = f"merge {n}"
         if not isinstance(row, list) or len(row) < 2:
@@ -155,6 +165,10 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
         for label, v in (("count", count), ("corpus tokens", after)):
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise BPEError(f"{where}: the {label} must be a whole number >= 0, not {v!r:.30}")
+            if v > MAX_TOKENS:
+                raise BPEError(
+                    f"{where}: the {label} {v:.3g} is above the largest this page takes ({MAX_TOKENS:.0e})"
+                )
         new = left + right
         if new not in known_syms:
             known_syms.add(new)

@@ -57,6 +57,9 @@ TIE_BREAKS: dict[str, str] = {
 SYMBOL_KINDS: dict[str, str] = {"bytes": "UTF-8 bytes (byte-level)", "chars": "characters"}
 MARKER_PRESETS: dict[str, str] = {"": "none", "</w>": "</w>", "_": "_"}
 MAX_MARKER_CHARS = 12
+# Largest count of one word. Counts and corpus sizes stay far below 2**63 (tables, charts and
+# saved files hold 64-bit integers): 10**12 x a 2 M-character corpus < 9.2 * 10**18.
+MAX_WORD_COUNT = 10**12
 
 # Python's str.split() / re's \s: every character with str.isspace()
 _SPACE_CHARS = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
@@ -357,6 +360,11 @@ def parse_word_counts(text: str) -> dict[str, int]:
             if count < 1:
                 raise BPEError(f"line {lineno}: the count must be at least 1, not {count}")
         out[word] = out.get(word, 0) + count
+        if out[word] > MAX_WORD_COUNT:
+            raise BPEError(
+                f"line {lineno}: the count of {word[:20]!r} adds up to more than {MAX_WORD_COUNT:,}, "
+                "the largest count this playground takes"
+            )
     if not out:
         raise BPEError("no words: write one 'word count' per line, e.g. 'low 5'")
     return out
