@@ -51,6 +51,7 @@ from ui.widgets import text_source
 MAX_CORPUS_CHARS = 2_000_000
 MAX_MERGES = 10_000
 MAX_VOCAB = 10_000
+MAX_MIN_FREQUENCY = 1_000_000_000
 MAX_WORD_CHARS = 1_000
 MAX_PROBE_CHARS = 5_000
 MAX_WORDS_SHOWN = 300
@@ -177,14 +178,19 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
                 "Stop after", ["merges", "vocab"], key="bpe_stop", horizontal=True, help=HELP["stop"],
                 format_func={"merges": "a number of merges", "vocab": "a vocabulary size"}.get,
             )  # fmt: skip
+            # min/max make Streamlit refuse a value outside the range (the box then says so and
+            # keeps the last valid value); the label says the range, and the Train button's
+            # caption shows the values training will use.
             if stop == "merges":
-                merges = int(st.number_input("Number of merges", 0, MAX_MERGES, step=10, key="bpe_merges"))
+                merges = int(st.number_input(f"Number of merges (0 to {MAX_MERGES:,})", 0, MAX_MERGES, step=10,
+                                             key="bpe_merges"))  # fmt: skip
                 vocab = None
             else:
-                vocab = int(st.number_input("Target vocabulary size", 1, MAX_VOCAB, step=50, key="bpe_vocab"))
+                vocab = int(st.number_input(f"Target vocabulary size (1 to {MAX_VOCAB:,})", 1, MAX_VOCAB, step=50,
+                                            key="bpe_vocab"))  # fmt: skip
                 merges = None
-            minfreq = int(st.number_input("Minimum pair frequency", 1, 10**9, step=1, key="bpe_minfreq",
-                                          help=HELP["minfreq"]))  # fmt: skip
+            minfreq = int(st.number_input(f"Minimum pair frequency (1 to {MAX_MIN_FREQUENCY:,})", 1, MAX_MIN_FREQUENCY,
+                                          step=1, key="bpe_minfreq", help=HELP["minfreq"]))  # fmt: skip
         with st.expander("What the options do", icon=":material/help:"):
             names = {"symbols": "Start symbols", "marker": "End-of-word marker", "pretok": "Pre-tokenization",
                      "tie": "Ties", "stop": "Stop after", "minfreq": "Minimum pair frequency",
@@ -574,8 +580,16 @@ if options is not None and options.end_marker and options.end_marker in corpus:
 
 fp = fingerprint(corpus, fmt, options) if options is not None else ""
 can_train = options is not None and bool(corpus.strip())
-train_clicked = st.button("Train", key="bpe_train", type="primary", icon=":material/model_training:",
-                          disabled=not can_train)  # fmt: skip
+tc1, tc2 = st.columns([1, 6], vertical_alignment="center")
+train_clicked = tc1.button("Train", key="bpe_train", type="primary", icon=":material/model_training:",
+                           disabled=not can_train)  # fmt: skip
+if options is not None:
+    target = (
+        f"{options.merges:,} merges"
+        if options.merges is not None
+        else f"a vocabulary of {options.vocab_size:,}"
+    )
+    tc2.caption(f"Trains for {target}, pairs seen at least {options.min_frequency:,} times.")
 if not corpus.strip():
     st.info("Paste a corpus, upload a text file or load a preset, then press Train.", icon=":material/edit:")
 autotrain = ss.pop("bpe_autotrain", False)  # the first visit trains the default preset once

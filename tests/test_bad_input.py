@@ -51,3 +51,32 @@ def test_bpe_page_word_counts_of_ten_to_the_23_give_a_message(app):
     at.button(key="bpe_train").click().run()
     assert not at.exception, at.exception
     assert any("Line 2" in e.value and "1,000,000,000,000" in e.value for e in at.error)
+
+
+# ----------------------------------------------------------------------------- item 5
+
+
+def _bpe(app):
+    at = app.switch_page("app_pages/bpe.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _captions(at) -> str:
+    return "\n".join(c.value for c in at.caption).replace("\\", "")
+
+
+def test_bpe_number_inputs_say_their_range_and_training_says_what_it_uses(app):
+    at = _bpe(app)
+    merges = at.number_input(key="bpe_merges")
+    assert (merges.min, merges.max) == (0, 10_000)  # Streamlit refuses a value outside
+    assert "0 to 10,000" in merges.label
+    assert "1 to 1,000,000,000" in at.number_input(key="bpe_minfreq").label
+    merges.set_value(40).run()
+    assert "Trains for 40 merges" in _captions(at)
+    at.radio(key="bpe_stop").set_value("vocab").run()
+    vocab = at.number_input(key="bpe_vocab")
+    assert (vocab.min, vocab.max) == (1, 10_000) and "1 to 10,000" in vocab.label
+    vocab.set_value(300).run()
+    assert "Trains for a vocabulary of 300" in _captions(at)
+    assert not at.exception
