@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from tokenizer_core.bpe_io import FORMAT
 
 from tokenizer_core import BPEError, load_bpe_model, parse_word_counts
-from tokenizer_core.bpe_io import FORMAT
 
 
 def _model(merges: list, **extra) -> str:

@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from tokenizer_core import (
+    BUILTINS,
     DEFAULT_IDS,
     MAX_TEXT_BYTES,
     NO_PUBLIC_TOKENIZER,
     PATTERNS,
     TEXT_EXTENSIONS,
-    BUILTINS,
     InputError,
     Tokenizer,
     TokenizerFailed,
