@@ -23,10 +23,12 @@ from tokenizer_core import (
     chunks_to_jsonl,
     escape_markdown,
     first_words,
+    least_chunks,
     limit_warning,
     load_chunk_sample,
     long_document,
     overlap_from_percent,
+    smallest_size,
     validate_settings,
     view_window,
 )
@@ -282,15 +284,23 @@ try:
 except TokenizerFailed as exc:
     tokenizer_failed(exc, tok.info.name)
     st.stop()
-if doc_tokens / size > MAX_CHUNKS:
+if (least := least_chunks(doc_tokens, size=size, overlap=overlap)) > MAX_CHUNKS:
+    with_overlap = f" with an overlap of {overlap:,}" if overlap else ""
     st.error(
-        f"A chunk size of {size:,} would cut this {doc_tokens:,}-token document into about "
-        f"{doc_tokens // size:,} chunks (the page shows at most {MAX_CHUNKS:,}). Use a chunk size of at "
-        f"least {-(-doc_tokens // MAX_CHUNKS):,} tokens.", icon=":material/tune:",
+        f"A chunk size of {size:,}{with_overlap} would cut this {doc_tokens:,}-token document into at "
+        f"least {least:,} chunks (the page shows at most {MAX_CHUNKS:,}). Use a chunk size of at least "
+        f"{smallest_size(doc_tokens, overlap=overlap, max_chunks=MAX_CHUNKS):,} tokens"
+        + (", or less overlap." if overlap else "."), icon=":material/tune:",
     )  # fmt: skip
     st.stop()
 
 result = cached_chunks(text, tok.id, strategy, size, overlap, tok)
+if len(result.chunks) > MAX_CHUNKS:  # boundaries can make more chunks than the fewest possible
+    st.error(
+        f"These settings cut the document into {len(result.chunks):,} chunks (the page shows at most "
+        f"{MAX_CHUNKS:,}). Use a larger chunk size or less overlap.", icon=":material/tune:",
+    )  # fmt: skip
+    st.stop()
 strategy_tip(text, strategy)
 if model is not None:
     if (msg := limit_warning(result.chunks, model, tok.id)) is not None:

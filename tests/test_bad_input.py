@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from tokenizer_core.bpe_io import FORMAT
 
 from tokenizer_core import BPEError, load_bpe_model, parse_word_counts
+from tokenizer_core.bpe.io import FORMAT
 
 
 def _model(merges: list, **extra) -> str:
@@ -80,3 +80,33 @@ def test_bpe_number_inputs_say_their_range_and_training_says_what_it_uses(app):
     vocab.set_value(300).run()
     assert "Trains for a vocabulary of 300" in _captions(at)
     assert not at.exception
+
+
+# ----------------------------------------------------------------------------- item 7
+
+
+def test_least_chunks_counts_the_overlap():
+    from tokenizer_core import least_chunks, smallest_size
+
+    assert least_chunks(0, size=10, overlap=0) == 0
+    assert least_chunks(10, size=10, overlap=3) == 1
+    assert least_chunks(100, size=10, overlap=0) == 10
+    assert least_chunks(100, size=6, overlap=5) == 95  # windows [0,6) [1,7) ... [94,100)
+    for tokens, overlap in [(250_000, 5), (1_000_000, 0), (123_457, 100)]:
+        size = smallest_size(tokens, overlap=overlap, max_chunks=50_000)
+        assert least_chunks(tokens, size=size, overlap=overlap) <= 50_000
+        assert least_chunks(tokens, size=size - 1, overlap=overlap) > 50_000 or size - 1 <= overlap
+
+
+def test_chunk_limit_counts_the_overlap_on_the_page(app):
+    from tokenizer_core import long_document
+
+    at = app.switch_page("app_pages/chunks.py").run()
+    at.text_area(key="chunks_text").input(long_document()).run()
+    at.selectbox(key="chunks_strategy").set_value("tokens").run()
+    at.number_input(key="chunks_overlap").set_value(5).run()
+    at.number_input(key="chunks_size").set_value(6).run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert any("at least" in e and "less overlap" in e for e in errors), errors
+    assert not [m for m in at.metric if m.label == "Chunks"]  # nothing was chunked

@@ -21,6 +21,7 @@ loads only when drawn).
 from .atoms import ChunkStep
 from .costs import count_texts, token_units, token_windows
 from .cuts import is_grapheme_boundary, markdown_blocks
+from .limits import least_chunks, smallest_size
 from .pack import Chunk, ChunkResult, chunk_text
 from .report import (
     EMBEDDING_MODELS,
@@ -51,4 +52,5 @@ __all__ = [
     "chunks_html", "chunks_to_csv", "chunks_to_jsonl", "count_texts", "first_words",
     "is_grapheme_boundary", "limit_warning", "load_chunk_sample", "long_document", "markdown_blocks",
     "overlap_from_percent", "token_units", "token_windows", "validate_settings", "view_window",
+    "least_chunks", "smallest_size",
 ]  # fmt: skip
