@@ -110,3 +110,44 @@ def test_chunk_limit_counts_the_overlap_on_the_page(app):
     errors = [e.value for e in at.error]
     assert any("at least" in e and "less overlap" in e for e in errors), errors
     assert not [m for m in at.metric if m.label == "Chunks"]  # nothing was chunked
+
+
+# ----------------------------------------------------------------------------- item 6
+
+
+def _hf_variants() -> dict[str, tuple[bytes, str]]:
+    from tests.test_custom_tokenizers import _hf_json
+
+    good = json.loads(_hf_json())
+    model = good["model"]
+
+    def variant(**change) -> bytes:
+        return json.dumps({**good, **change}).encode()
+
+    return {
+        "vocab.json": (b'{"hello": 0, "world": 1}', "looks like a vocab.json"),
+        "list": (b"[1, 2]", "holds a list"),
+        "no model": (b'{"version": "1.0", "added_tokens": []}', 'no "model" section'),
+        "model type": (variant(model={**model, "type": "Nope"}), "\"type\" 'Nope'"),
+        "vocab as list": (
+            variant(model={**model, "vocab": [1, 2]}),
+            '"model" section is not valid: found a list',
+        ),
+        "bad merges": (variant(model={**model, "merges": [1]}), "each merge must be"),
+        "split without pattern": (variant(pre_tokenizer={"type": "Split"}), '"pre_tokenizer" section'),
+        "added tokens": (variant(added_tokens="x"), '"added_tokens" section'),
+        "truncated": (_hf_json()[:500], "not valid JSON (line 1, column 500"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_hf_variants()))
+def test_a_tokenizer_json_with_the_wrong_schema_says_what_is_wrong_in_user_terms(case):
+    from tokenizer_core import VocabularyError, tokenizer_from_hf_json
+
+    data, expected = _hf_variants()[case]
+    with pytest.raises(VocabularyError) as info:
+        tokenizer_from_hf_json(data, name="x")
+    message = str(info.value)
+    assert expected in message
+    for jargon in ("expected `,`", "untagged enum", "at line 1 column", "struct Tokenizer", "serde"):
+        assert jargon not in message

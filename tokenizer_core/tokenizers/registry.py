@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import patterns
 from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
+from .hf_schema import hf_json_problem
 from .vocab import (
     Ranks,
     VocabularyError,
@@ -531,8 +532,8 @@ def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
     try:
         tk = tokenizers.Tokenizer.from_str(text)
     except Exception as exc:  # the Rust side raises plain Exception subclasses
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise VocabularyError(f"not a usable Hugging Face tokenizer.json ({first[:200]})") from None
+        problem = hf_json_problem(text, str(exc))
+        raise VocabularyError(f"not a usable Hugging Face tokenizer.json: {problem}") from None
     for probe in PROBE_TEXTS:
         try:
             tk.encode(probe, add_special_tokens=False)
