@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.logcheck import LOG_FORMAT, log_problems
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -65,7 +67,7 @@ def streamlit_server() -> Iterator[str]:
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
          "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
          "--browser.gatherUsageStats=false", "--server.fileWatcherType=none",
-         "--client.showErrorDetails=full"],
+         "--client.showErrorDetails=full", f"--logger.messageFormat={LOG_FORMAT}"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     try:
@@ -82,12 +84,15 @@ def streamlit_server() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-    # A traceback or a Streamlit warning with a stack (e.g. a widget given a default and a
-    # session-state value) in the server's log is a failure even if every page looked fine.
+    # A thread's traceback or any Streamlit warning or error in the server's log (see
+    # logcheck.py) is a failure even if every page looked fine.
     log.seek(0)
     text = log.read()
-    if "most recent call last" in text:
-        pytest.fail(f"the app server logged a traceback or warning ({log.name}):\n{text[-4000:]}")
+    if problems := log_problems(text):
+        shown = "\n".join(problems[:20])
+        pytest.fail(
+            f"the app server logged {len(problems)} problem line(s) ({log.name}):\n{shown}\n\n{text[-3000:]}"
+        )
 
 
 @pytest.fixture(scope="session")
