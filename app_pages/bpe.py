@@ -55,6 +55,7 @@ MAX_MIN_FREQUENCY = 1_000_000_000
 MAX_WORD_CHARS = 1_000
 MAX_PROBE_CHARS = 5_000
 MAX_WORDS_SHOWN = 300
+MAX_TOKENS_SHOWN = 4_000  # tokens drawn in the corpus view: long CJK words made it 10 MB of HTML
 TOP_N = 8
 # Larger corpora train in a worker process, off the interpreter every session shares. Measured
 # (bench/bench_jobs.py, 1,000 merges, English prose, 2 shared cores): 1K chars 0.08 s in-process
@@ -391,14 +392,20 @@ def words_section(model: BPEModel, k: int) -> None:
     views = session_cached(
         ("words", k, order),
         lambda: bpe_words_at_step(
-            model, k, max_words=MAX_WORDS_SHOWN, order=order, encoder=encoder_for(model)
+            model,
+            k,
+            max_words=MAX_WORDS_SHOWN,
+            max_tokens=MAX_TOKENS_SHOWN,
+            order=order,
+            encoder=encoder_for(model),
         ),
     )
     shown = (
         f"all {len(views):,}" if len(views) == len(model.words) else f"{len(views):,} of {len(model.words):,}"
     )
     c1.caption(
-        f"Showing {shown} distinct words, each with its count. The corpus is "
+        f"Showing {shown} distinct words (at most {MAX_WORDS_SHOWN:,}, or {MAX_TOKENS_SHOWN:,} tokens), each "
+        "with its count. The corpus is "
         f"{model.corpus_tokens_at(k):,} tokens now ({model.initial_tokens:,} at the start). "
         "Same token, same colour."
     )

@@ -151,3 +151,49 @@ def test_a_tokenizer_json_with_the_wrong_schema_says_what_is_wrong_in_user_terms
     assert expected in message
     for jargon in ("expected `,`", "untagged enum", "at line 1 column", "struct Tokenizer", "serde"):
         assert jargon not in message
+
+
+# ----------------------------------------------------------------------------- item 8
+
+
+def _cjk_corpus(n: int) -> str:
+    """Chinese and Japanese sample sentences with random characters swapped in (distinct words)."""
+    import random
+
+    from tokenizer_core import load_parallel_sample
+
+    texts = [lang.text for lang in load_parallel_sample() if lang.code in ("zh", "ja")]
+    chars = sorted(set("".join(texts)))
+    rng = random.Random(1)
+    parts, size = [], 0
+    while size < n:
+        t = list(rng.choice(texts))
+        for _ in range(8):
+            t[rng.randrange(len(t))] = rng.choice(chars)
+        parts.append("".join(t))
+        size += len(parts[-1])
+    return "".join(parts)[:n]
+
+
+def _page_bytes(at) -> int:
+    """Bytes of every element the page sends (what goes over the websocket, near enough)."""
+    total = 0
+    stack = [at._tree]
+    while stack:
+        node = stack.pop()
+        proto = getattr(node, "proto", None)
+        if proto is not None and not hasattr(node, "children"):
+            total += len(proto.SerializeToString())
+        stack.extend(getattr(node, "children", {}).values())
+    return total
+
+
+def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small(app):
+    at = app.switch_page("app_pages/bpe.py").run()
+    at.text_area(key="bpe_corpus_text").input(_cjk_corpus(300_000)).run()
+    at.button(key="bpe_train").click().run()
+    assert not at.exception, at.exception
+    html = sum(len(h.proto.body) for h in at.get("html"))
+    assert html < 1_500_000, f"{html:,} bytes of HTML"
+    at.button(key="bpe_next").click().run()
+    assert _page_bytes(at) < 2_000_000

@@ -312,22 +312,31 @@ def bpe_words_at_step(
     step: int,
     *,
     max_words: int = 300,
+    max_tokens: int | None = None,
     order: str = "auto",
     encoder: MergeEncoder | None = None,
 ) -> list[WordView]:
     """Training words segmented after `step` merges.
 
     order "corpus" keeps first-occurrence order, "frequent" sorts by count (ties: corpus
-    order), "auto" uses corpus order when every word fits in `max_words`.
+    order), "auto" uses corpus order when every word fits in `max_words`. With `max_tokens`,
+    words stop once they hold that many tokens together (a word that would pass it is left
+    out, but the first word is always shown): a corpus of long words (Chinese or Japanese
+    under whitespace pre-tokenization, cut at 1,000 characters) would otherwise draw hundreds
+    of thousands of tokens.
     """
     enc = encoder or MergeEncoder(model)
     idx = list(range(len(model.words)))
     if order == "frequent" or (order == "auto" and len(idx) > max_words):
         idx.sort(key=lambda i: -model.freqs[i])
-    out = []
+    out: list[WordView] = []
+    shown = 0
     for i in idx[:max_words]:
         w = model.words[i]
         ids, _ = enc.apply(enc.start_ids(w), step)
+        if max_tokens is not None and out and shown + len(ids) > max_tokens:
+            break
+        shown += len(ids)
         out.append(WordView(w, model.freqs[i], tuple((enc.symbol_of(t) or enc.id_bytes(t), t) for t in ids)))
     return out
 
