@@ -190,7 +190,7 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
                 vocab = int(st.number_input(f"Target vocabulary size (1 to {MAX_VOCAB:,})", 1, MAX_VOCAB, step=50,
                                             key="bpe_vocab"))  # fmt: skip
                 merges = None
-            minfreq = int(st.number_input(f"Minimum pair frequency (1 to {MAX_MIN_FREQUENCY:,})", 1, MAX_MIN_FREQUENCY,
+            minfreq = int(st.number_input("Minimum pair frequency (1 or more)", 1, MAX_MIN_FREQUENCY,
                                           step=1, key="bpe_minfreq", help=HELP["minfreq"]))  # fmt: skip
         with st.expander("What the options do", icon=":material/help:"):
             names = {"symbols": "Start symbols", "marker": "End-of-word marker", "pretok": "Pre-tokenization",
