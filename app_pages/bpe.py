@@ -15,6 +15,7 @@ from tokenizer_core import (
     MARKER_PRESETS,
     SYMBOL_KINDS,
     TIE_BREAKS,
+    UNSPACED_MAX_CHARS,
     BPEError,
     BPEModel,
     BPEOptions,
@@ -27,6 +28,7 @@ from tokenizer_core import (
     bpe_tokens_summary,
     bpe_words_at_step,
     bpe_words_html,
+    corpus_limit,
     escape_markdown,
     explain_bpe_choice,
     export_agreement,
@@ -56,6 +58,7 @@ MAX_WORD_CHARS = 1_000
 MAX_PROBE_CHARS = 5_000
 MAX_WORDS_SHOWN = 300
 MAX_TOKENS_SHOWN = 4_000  # tokens drawn in the corpus view: long CJK words made it 10 MB of HTML
+MAX_VIEW_WORD_CHARS = 120  # a longer word is drawn split on its first 120 characters (then "…")
 TOP_N = 8
 # Larger corpora train in a worker process, off the interpreter every session shares. Measured
 # (bench/bench_jobs.py, 1,000 merges, English prose, 2 shared cores): 1K chars 0.08 s in-process
@@ -70,7 +73,8 @@ T = TypeVar("T")
 
 LIMITS = (
     f"Limits: a corpus of up to {MAX_CORPUS_CHARS:,} characters (a longer one is cut to its first "
-    f"{MAX_CORPUS_CHARS:,}), at most {MAX_MERGES:,} merges or a vocabulary of {MAX_VOCAB:,}; words "
+    f"{MAX_CORPUS_CHARS:,}; {UNSPACED_MAX_CHARS:,} for text written without spaces, such as Chinese, "
+    "Japanese or Thai, which trains far more slowly), at most {MAX_MERGES:,} merges or a vocabulary of {MAX_VOCAB:,}; words "
     f"longer than {MAX_WORD_CHARS:,} characters are cut into {MAX_WORD_CHARS:,}-character pieces."
 )
 HELP = {
@@ -209,11 +213,16 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
 
 
 def corpus_to_train(text: str) -> tuple[str, bool]:
-    """The text within the size limit (cut at a space), and whether it was cut."""
-    if len(text) <= MAX_CORPUS_CHARS:
+    """The text within the size limit (cut at a space), and whether it was cut.
+
+    Text mostly in scripts written without spaces (Chinese, Japanese, Thai...) has a lower
+    limit: each run of it is one long, distinct word, which trains far more slowly.
+    """
+    limit = corpus_limit(text, max_chars=MAX_CORPUS_CHARS)
+    if len(text) <= limit:
         return text, False
-    cut = text.rfind(" ", MAX_CORPUS_CHARS - 1_000, MAX_CORPUS_CHARS)
-    return text[: cut if cut > 0 else MAX_CORPUS_CHARS], True
+    cut = text.rfind(" ", limit - 1_000, limit)
+    return text[: cut if cut > 0 else limit], True
 
 
 def start_training(text: str, fmt: str, options: BPEOptions, fp: str) -> None:
@@ -396,6 +405,7 @@ def words_section(model: BPEModel, k: int) -> None:
             k,
             max_words=MAX_WORDS_SHOWN,
             max_tokens=MAX_TOKENS_SHOWN,
+            max_word_chars=MAX_VIEW_WORD_CHARS,
             order=order,
             encoder=encoder_for(model),
         ),
@@ -405,7 +415,8 @@ def words_section(model: BPEModel, k: int) -> None:
     )
     c1.caption(
         f"Showing {shown} distinct words (at most {MAX_WORDS_SHOWN:,}, or {MAX_TOKENS_SHOWN:,} tokens), each "
-        "with its count. The corpus is "
+        f"with its count; a word longer than {MAX_VIEW_WORD_CHARS} characters is drawn split on its first "
+        f"{MAX_VIEW_WORD_CHARS} (…: its last tokens may differ in the whole word). The corpus is "
         f"{model.corpus_tokens_at(k):,} tokens now ({model.initial_tokens:,} at the start). "
         "Same token, same colour."
     )
@@ -577,7 +588,9 @@ corpus, was_cut = corpus_to_train(text)
 if was_cut:
     st.warning(
         f"The corpus is {len(text):,} characters; training uses only the first {len(corpus):,} "
-        f"(the limit is {MAX_CORPUS_CHARS:,}).", icon=":material/content_cut:",
+        f"(the limit is {corpus_limit(text, max_chars=MAX_CORPUS_CHARS):,}"
+        + ("; text written without spaces between words trains far more slowly" if corpus_limit(text, max_chars=MAX_CORPUS_CHARS) < MAX_CORPUS_CHARS else "")
+        + ").", icon=":material/content_cut:",
     )  # fmt: skip
 if options is not None and options.end_marker and options.end_marker in corpus:
     st.warning(

@@ -198,3 +198,31 @@ def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small(app):
     assert html < 1_500_000, f"{html:,} bytes of HTML"
     at.button(key="bpe_next").click().run()
     assert _page_bytes(at) < 2_000_000
+
+
+def test_text_without_spaces_has_a_lower_training_limit(app):
+    from tokenizer_core import UNSPACED_MAX_CHARS, corpus_limit, unspaced_share
+
+    cjk = _cjk_corpus(UNSPACED_MAX_CHARS + 50_000)
+    assert unspaced_share(cjk) > 0.9 and unspaced_share("plain English words, and 你好") < 0.3
+    assert corpus_limit(cjk, max_chars=2_000_000) == UNSPACED_MAX_CHARS
+    assert corpus_limit("word " * 100, max_chars=2_000_000) == 2_000_000
+    at = app.switch_page("app_pages/bpe.py").run()
+    at.text_area(key="bpe_corpus_text").input(cjk).run()
+    assert not at.exception, at.exception
+    warnings = [w.value for w in at.warning]
+    assert any(f"(the limit is {UNSPACED_MAX_CHARS:,}; text written without spaces" in w for w in warnings), (
+        warnings
+    )
+
+
+def test_long_words_are_drawn_on_their_first_characters():
+    from tokenizer_core import BPEOptions, bpe_words_at_step, bpe_words_html, train_bpe
+
+    model = train_bpe(_cjk_corpus(20_000), BPEOptions(symbols="chars", merges=50, max_word_chars=1_000))
+    long = max(len(w) for w in model.words)
+    assert long > 120
+    views = bpe_words_at_step(model, 50, max_word_chars=120, order="corpus")
+    assert all(sum(len(s) for s, _ in v.tokens) <= 120 for v in views)
+    assert any(v.cut for v in views) and not any(v.cut for v in views if len(v.word) <= 120)
+    assert "…" in bpe_words_html(views)

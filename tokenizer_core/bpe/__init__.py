@@ -23,6 +23,7 @@ from .encode import (
     trained_tokenizer,
 )
 from .io import load_bpe_model, save_bpe_model
+from .limits import UNSPACED_MAX_CHARS, corpus_limit, unspaced_share
 from .model import (
     MARKER_PRESETS,
     SYMBOL_KINDS,
@@ -51,6 +52,7 @@ from .view import (
 )
 
 __all__ = [
+    "UNSPACED_MAX_CHARS", "corpus_limit", "unspaced_share",
     "BPEError", "BPEModel", "BPEOptions", "BPEPreset", "BPETokenizer", "BPETrainer", "BPE_PRESETS",
     "MARKER_PRESETS", "MergeEncoder", "MergeStep", "PairCount", "Probe", "SYMBOL_KINDS", "TIE_BREAKS",
     "bpe_candidate_rows", "bpe_fired_rows", "bpe_first_seen_label", "bpe_merge_rows", "bpe_pair_label",

@@ -305,6 +305,7 @@ class WordView:
     word: str
     count: int
     tokens: tuple[tuple[Symbol, int], ...]
+    cut: bool = False  # only the word's first characters were split (see bpe_words_at_step)
 
 
 def bpe_words_at_step(
@@ -313,6 +314,7 @@ def bpe_words_at_step(
     *,
     max_words: int = 300,
     max_tokens: int | None = None,
+    max_word_chars: int | None = None,
     order: str = "auto",
     encoder: MergeEncoder | None = None,
 ) -> list[WordView]:
@@ -323,7 +325,9 @@ def bpe_words_at_step(
     words stop once they hold that many tokens together (a word that would pass it is left
     out, but the first word is always shown): a corpus of long words (Chinese or Japanese
     under whitespace pre-tokenization, cut at 1,000 characters) would otherwise draw hundreds
-    of thousands of tokens.
+    of thousands of tokens. With `max_word_chars`, a longer word is split on its first
+    `max_word_chars` characters only (`cut=True`): applying thousands of merges to a
+    1,000-character word takes a large fraction of a second in Python, per word and step.
     """
     enc = encoder or MergeEncoder(model)
     idx = list(range(len(model.words)))
@@ -333,11 +337,14 @@ def bpe_words_at_step(
     shown = 0
     for i in idx[:max_words]:
         w = model.words[i]
-        ids, _ = enc.apply(enc.start_ids(w), step)
+        cut = max_word_chars is not None and len(w) > max_word_chars
+        shown_word = w[:max_word_chars] if cut else w
+        ids, _ = enc.apply(enc.start_ids(shown_word, marker=not cut), step)
         if max_tokens is not None and out and shown + len(ids) > max_tokens:
             break
         shown += len(ids)
-        out.append(WordView(w, model.freqs[i], tuple((enc.symbol_of(t) or enc.id_bytes(t), t) for t in ids)))
+        tokens = tuple((enc.symbol_of(t) or enc.id_bytes(t), t) for t in ids)
+        out.append(WordView(w, model.freqs[i], tokens, cut=cut))
     return out
 
 

@@ -47,8 +47,15 @@ def bpe_words_html(views: Sequence[WordView], *, empty: str = "No words to show.
             spans.append(
                 f'<span class="{token_class([tid])}" title="{html.escape(title)}">{html.escape(label)}</span>'
             )
+        if v.cut:  # only its first characters were split: say so, never pretend it ends here
+            spans.append('<span class="n" title="the word goes on">…</span>')
+        about = (
+            f"first {sum(len(bpe_symbol_label(s)) for s, _ in v.tokens):,} of {len(v.word):,} characters: "
+            if v.cut
+            else ""
+        )
         parts.append(
-            f'<span class="w" title="{html.escape(v.word)} ({len(v.tokens)} tokens)">'
+            f'<span class="w" title="{html.escape(v.word[:200])} ({about}{len(v.tokens)} tokens)">'
             f'{"".join(spans)}<span class="n">×{v.count:,}</span></span>'
         )
     parts.append("</div>")
