@@ -87,8 +87,11 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
         )  # fmt: skip
     c4, c5, c6, c7 = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
     with c4:
+        # The default goes through session state only: the embedding model's callback also sets
+        # it, and a widget given both a default and a state value makes Streamlit log a warning.
+        st.session_state.setdefault("chunks_size", DEFAULT_SIZE)
         size = st.number_input(
-            "Chunk size (tokens)", value=DEFAULT_SIZE, step=64, key="chunks_size",
+            "Chunk size (tokens)", step=64, key="chunks_size",
             help="The most tokens one chunk may have, counted on the chunk's own text.",
         )  # fmt: skip
     with c5:
@@ -144,10 +147,10 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
     chunks = result.chunks
     first = 0
     if len(chunks) > MAX_VIEW_CHUNKS or result.text_length > MAX_VIEW_CHARS:
-        if st.session_state.get("chunks_first", 0) > len(chunks) - 1:  # fewer chunks than before
+        if st.session_state.setdefault("chunks_first", 0) > len(chunks) - 1:  # fewer chunks than before
             st.session_state["chunks_first"] = len(chunks) - 1
         first = int(st.columns([1, 3])[0].number_input(
-            "Show chunks from number", min_value=0, max_value=len(chunks) - 1, value=0, step=MAX_VIEW_CHUNKS,
+            "Show chunks from number", min_value=0, max_value=len(chunks) - 1, step=MAX_VIEW_CHUNKS,
             key="chunks_first",
         ))  # fmt: skip
     window = view_window(chunks, first=first, max_chunks=MAX_VIEW_CHUNKS, max_chars=MAX_VIEW_CHARS)
