@@ -312,7 +312,7 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
         + f" · {row.occurrences:,} use{'s' if row.occurrences != 1 else ''}, first on line {row.first_line}"
         + (" · builtin" if row.builtin else "")
     )
-    table = ['<table style="border-collapse:collapse;font-size:0.88rem">',
+    table = ['<div style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
              "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
              "<th style='text-align:left;padding:3px 10px'>alone</th>"
              "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"
@@ -326,7 +326,7 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
             f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.context, hues=hues)} <b>{c.context_first}</b></td>"
             f"<td style='padding:3px 10px'>{aligned}</td></tr>"
         )
-    table.append("</table>")
+    table.append("</table></div>")
     st.html(token_css(hues) + "".join(table))
     naming_table(name, toks, caption=f"{markdown_code(name)} in every naming style")
 

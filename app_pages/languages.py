@@ -504,7 +504,7 @@ elif toks and base:
     base_name = names[base]
     rows = cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks)
     summary_metrics(rows, base_name)
-    st.altair_chart(premium_heatmap(rows, base_name=base_name), width="content", key="languages_heatmap")
+    st.altair_chart(premium_heatmap(rows, base_name=base_name), width="stretch", key="languages_heatmap")
     st.altair_chart(tokens_chart(rows), width="stretch", key="languages_bars")
     with st.expander(
         "The full table: tokens, characters, bytes, words and premium per language and tokenizer",
