@@ -34,6 +34,7 @@ from tokenizer_core import (
     load_bpe_model,
     markdown_code,
     model_id,
+    plural,
     pretokenizer_labels,
     probe_bpe,
     save_bpe_model,
@@ -73,21 +74,22 @@ LIMITS = (
 )
 HELP = {
     "symbols": "What BPE starts from. UTF-8 bytes (as GPT tokenizers do): 256 start symbols, any text "
-    "can be encoded, and the result can be used on every page at tiktoken speed. Characters: the "
-    "letters of your corpus, as the seeds' examples do.",
+    "can be encoded, and the result runs on every page as fast as the built-in tokenizers. Characters: "
+    "the letters of your corpus, as textbook examples do.",
     "marker": "A symbol added to the end of every word, so BPE can learn word endings (`low</w>` is a "
-    "different token from `low` inside `lower`). Seed 002 uses </w>, seed 001 uses _.",
+    "different token from `low` inside `lower`). The load / data / stream example uses </w>, "
+    "low lower lowest newest uses _.",
     "pretok": "How the corpus is cut into words before counting pairs. Merges never cross a word "
-    "boundary. Whitespace: the seeds' str.split(). A GPT regex keeps the leading space with each "
-    "word (' the') and splits off punctuation and numbers.",
+    "boundary. Whitespace: words are what lies between spaces and line breaks, as in textbook examples. "
+    "A GPT regex keeps the leading space with each word (' the') and splits off punctuation and numbers.",
     "tie": "When several pairs are equally frequent. Smallest/largest compare the pairs as text (left "
     "symbol first). First seen: the pair met first when scanning the distinct words in the order "
-    "they first occur in the corpus, each word left to right, as a Counter rebuilt per merge does.",
+    "they first occur in the corpus, each word left to right.",
     "stop": "Stop after a number of merges, or once the vocabulary (start symbols + new tokens) "
     "reaches a size. Training also stops when no pair is left.",
     "minfreq": "Stop when the most frequent pair occurs fewer times than this.",
     "format": "Running text is cut into words by the pre-tokenization. Word counts: one "
-    "'word count' per line (e.g. 'low 5'), like seed 004's dictionary.",
+    "'word count' per line (e.g. 'low 5'), like the low lower newest widest example.",
 }
 
 
@@ -118,10 +120,11 @@ def apply_preset(name: str) -> None:
 
 
 def follow_preset(text: str) -> str | None:
-    """When the text just became a preset's corpus, take that preset's options too."""
+    """When the text just became a preset's corpus, take that preset's options and train it."""
     match = next((name for name, corpus in preset_corpora().items() if corpus == text), None)
     if match is not None and match != ss.get("bpe_last_preset"):
         apply_preset(match)
+        ss["bpe_autotrain"] = True  # as on the first visit: its merges, not the previous model's
     ss["bpe_last_preset"] = match
     return match
 
@@ -326,7 +329,7 @@ def merge_detail(model: BPEModel, k: int) -> None:
             "pair": st.column_config.TextColumn("Pair (left + right)", width=150),
             "count": st.column_config.NumberColumn("Count", format="localized", width=76),
             "chosen": st.column_config.CheckboxColumn("Merged", width=70),
-            "tied": st.column_config.CheckboxColumn("Tied", width=56, help="Shares the top count"),
+            "tied": st.column_config.CheckboxColumn("Tied", width=56, help="As frequent as the merged pair"),
             "first seen": st.column_config.TextColumn("First seen", width=210),
         },
     )  # fmt: skip
@@ -372,7 +375,7 @@ def session_cached(key: tuple, compute: Callable[[], T]) -> T:
 
 
 def words_section(model: BPEModel, k: int) -> None:
-    st.subheader(f"The corpus after {k:,} merges")
+    st.subheader(f"The corpus after {plural(k, 'merge')}")
     if not model.words:
         st.info("A model loaded from a file has no corpus. Probe it below, or train one to see its words.",
                 icon=":material/info:")  # fmt: skip
@@ -400,7 +403,9 @@ def words_section(model: BPEModel, k: int) -> None:
 
 
 def probe_section(model: BPEModel, k: int) -> None:
-    st.subheader(f"Probe: your text with the first {k:,} merges")
+    st.subheader(
+        f"Probe: your text with the first {plural(k, 'merge')}" if k else "Probe: your text before any merge"
+    )
     ss.setdefault("bpe_probe", "lowest newer")
     text = st.text_input("Probe text", key="bpe_probe", help="Any text: it is encoded with the merges "
                          "learned so far, in the order they were learned.")  # fmt: skip
@@ -437,7 +442,7 @@ def _register(k: int | None) -> None:
         return
     if k is not None:
         model = with_steps(model, k)
-    name = (ss.get("bpe_reg_name") or "").strip() or f"my BPE ({model.n_merges:,} merges)"
+    name = (ss.get("bpe_reg_name") or "").strip() or f"my BPE ({plural(model.n_merges, 'merge')})"
     try:
         tok = trained_tokenizer(model, name=name)
     except BPEError as exc:
@@ -448,14 +453,17 @@ def _register(k: int | None) -> None:
     if not tiktoken_problem(model) and model.words:
         ag = export_agreement(model, tok.encoding)
         if ag.all_same:
-            note = (
-                f" Checked: tiktoken splits all {ag.total:,} training words exactly as the merge list does."
-            )
+            note = f" Checked: it splits all {ag.total:,} training words exactly as the merges above do."
         else:
             shown = ", ".join(escape_markdown(repr(w)) for w in ag.examples)
-            note = (f" Note: tiktoken splits {ag.total - ag.same:,} of {ag.total:,} training words differently "
-                    f"from the merge list (e.g. {shown}), because it ranks tokens by their bytes.")  # fmt: skip
-    engine = "tiktoken" if not tiktoken_problem(model) else "Python (merges applied in order)"
+            note = (f" Note: it splits {ag.total - ag.same:,} of {ag.total:,} training words differently from the "
+                    f"merges above (e.g. {shown}): the fast engine merges the pieces learned earliest first, "
+                    "which can differ from replaying the merges one by one.")  # fmt: skip
+    engine = (
+        "the fast engine of the built-in tokenizers"
+        if not tiktoken_problem(model)
+        else "its merges one by one"
+    )
     ss["bpe_reg_msg"] = (
         "success",
         f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens, encoded by {engine}) to the "
@@ -475,7 +483,10 @@ def _load_upload() -> None:
                                 "The model shown before is unchanged.")  # fmt: skip
         return
     set_model(model, None)
-    ss["bpe_upload_msg"] = ("success", f"Loaded {model.n_merges:,} merges from {escape_markdown(file.name)}.")
+    ss["bpe_upload_msg"] = (
+        "success",
+        f"Loaded {plural(model.n_merges, 'merge')} from {escape_markdown(file.name)}.",
+    )
 
 
 def _show_msg(key: str) -> None:
@@ -494,20 +505,24 @@ def use_section(model: BPEModel | None, k: int) -> None:
         if model is None or not model.steps:
             st.caption("Train (or load) a model with at least one merge first.")
         else:
-            problem = tiktoken_problem(model)
-            if problem:
+            if tiktoken_problem(model):
                 st.caption(
-                    "This model becomes a tokenizer that applies its merges in Python, not a tiktoken "
-                    f"encoding, because {escape_markdown(problem)}. It counts and splits text exactly, "
-                    "just more slowly on long texts; characters it never saw are encoded as their "
-                    "UTF-8 bytes. Train on UTF-8 bytes without a marker for tiktoken speed."
+                    "Trained on characters or with an end-of-word marker, this tokenizer applies its merges "
+                    "one by one: it counts and splits text exactly, just more slowly on long texts; characters "
+                    "it never saw count as their UTF-8 bytes. Train on UTF-8 bytes without a marker to run "
+                    "as fast as the built-in tokenizers."
                 )
             else:
-                st.caption("Byte-level, no marker: it becomes a tiktoken encoding (ranks = merge order).")
+                st.caption(
+                    "Trained on UTF-8 bytes without a marker: it runs as fast as the built-in tokenizers."
+                )
             st.text_input(
-                "Name", key="bpe_reg_name", placeholder=f"my BPE ({model.n_merges:,} merges)", max_chars=60
+                "Name",
+                key="bpe_reg_name",
+                placeholder=f"my BPE ({plural(model.n_merges, 'merge')})",
+                max_chars=60,
             )
-            partial = st.toggle(f"Only the first {k:,} merges (the step shown)", key="bpe_reg_partial",
+            partial = st.toggle(f"Only the first {plural(k, 'merge')} (the step shown)", key="bpe_reg_partial",
                                 disabled=k == model.n_merges or k == 0)  # fmt: skip
             st.button(
                 "Use this tokenizer on every page", key="bpe_register", type="primary", icon=":material/add_circle:",
@@ -558,6 +573,8 @@ if preset is not None:
         f"**{escape_markdown(preset)}.** {escape_markdown(BPE_PRESETS[preset].note)}",
         icon=":material/school:",
     )
+    if BPE_PRESETS[preset].source:
+        st.caption(f"Source: {escape_markdown(BPE_PRESETS[preset].source)}")
 
 options = options_form(fmt == "counts")
 corpus, was_cut = corpus_to_train(text)
@@ -568,8 +585,8 @@ if was_cut:
     )  # fmt: skip
 if options is not None and options.end_marker and options.end_marker in corpus:
     st.warning(
-        f"The marker {escape_markdown(options.end_marker)} also occurs in your corpus. As in the seeds, "
-        "BPE cannot tell the two apart: they are the same symbol.", icon=":material/warning:",
+        f"The marker {escape_markdown(options.end_marker)} also occurs in your corpus. BPE cannot tell "
+        "the two apart: they are the same symbol.", icon=":material/warning:",
     )  # fmt: skip
 
 fp = fingerprint(corpus, fmt, options) if options is not None else ""

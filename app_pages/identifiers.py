@@ -199,7 +199,7 @@ def options_row() -> tuple[list[str], bool, bool, bool]:
     greedy = t3.toggle(
         "Compare with the teaching tokenizer",
         key="identifiers_add_greedy",
-        help="Adds the seed's greedy longest-match tokenizer (its vocabulary is in the Teaching mode tab).",
+        help="Adds the small greedy longest-match tokenizer of the Teaching mode tab (its vocabulary is there).",
     )
     return ids, strings, comments, greedy
 
@@ -453,7 +453,7 @@ def layout_tab(
 
 def teaching_tab(toks: list[Tokenizer]) -> None:
     st.markdown(
-        "The tokenization seed explains subwords with a tiny tokenizer: cut the text into letter runs, digit "
+        "The article “Tokens and Tokenization in LLM” explains subwords with a tiny tokenizer: cut the text into letter runs, digit "
         "runs and single symbols, then at each position take **the longest piece in the vocabulary** (ignoring "
         "case); a character no piece starts with is a token on its own. Edit the vocabulary and see the splits change."
     )
@@ -466,13 +466,13 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
     c1, c2 = st.columns([1, 2])
     with c1:
         st.text_area("Vocabulary (one piece per line)", key="identifiers_greedy_vocab", height=300)
-        st.button("Reset to the seed's vocabulary", key="identifiers_greedy_reset", on_click=reset,
+        st.button("Reset to the article's vocabulary", key="identifiers_greedy_reset", on_click=reset,
                   icon=":material/restart_alt:")  # fmt: skip
     vocab, error = greedy_vocab()
     with c2:
         if error:
             st.error(
-                f"{escape_markdown(error)}. Using the seed's vocabulary until it is fixed.",
+                f"{escape_markdown(error)}. Using the article's vocabulary until it is fixed.",
                 icon=":material/error:",
             )
         text = st.text_input(
@@ -493,12 +493,12 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
                                "in vocabulary": s.known, "lengths tried": s.tried} for s in result.steps[:500]]),
                 hide_index=True, height=220,
             )  # fmt: skip
-    st.markdown("**The seed's four examples** with this vocabulary")
+    st.markdown("**The article's four examples** with this vocabulary")
     rows = []
     for sample, expected in SEED_EXAMPLES.items():
         pieces = list(greedy_split(sample, vocab).pieces)
         rows.append({"text": sample, "characters": len(sample), "tokens": len(pieces), "pieces": " | ".join(pieces),
-                     "as printed in the seed": " | ".join(expected), "same as the seed": pieces == expected})  # fmt: skip
+                     "as printed in the article": " | ".join(expected), "same as the article": pieces == expected})  # fmt: skip
     st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 

@@ -135,8 +135,8 @@ def test_every_tab(page):
 def test_teaching_mode_reproduces_the_seed_and_takes_edits(page):
     open_tab(page, "Teaching mode")
     assert any("27 characters → 9 tokens" in m.value for m in page.markdown)
-    seed = next(df.value for df in page.dataframe if "same as the seed" in df.value.columns)
-    assert list(seed["tokens"]) == [9, 7, 5, 6] and seed["same as the seed"].all()
+    seed = next(df.value for df in page.dataframe if "same as the article" in df.value.columns)
+    assert list(seed["tokens"]) == [9, 7, 5, 6] and seed["same as the article"].all()
     page.text_area(key="identifiers_greedy_vocab").input("\n".join([*SEED_VOCAB, "calculate"]))
     run(page)
     assert any("27 characters → 8 tokens" in m.value for m in page.markdown)
