@@ -13,6 +13,7 @@ from tokenizer_core import (
     CODE_EXTENSIONS,
     CODE_LANGUAGES,
     CODE_SAMPLES,
+    IDENTIFIER_ORDERS,
     LAYOUT_DEFINITIONS,
     MAX_VIEW_CHARS,
     MAX_VIEW_LINES,
@@ -46,6 +47,7 @@ from tokenizer_core import (
     parse_vocab,
     pieces_html,
     rewrite_costs,
+    sort_identifiers,
     split_identifier,
     split_table_html,
     style_summary,
@@ -75,13 +77,6 @@ SEED_EXAMPLES = {  # the seed's four printed splits (tokenization seed, greedy e
     "getUserById(id)": ["get", "User", "By", "Id", "(", "id", ")"],
     "response.json()": ["response", ".", "json", "(", ")"],
     "qx9_zz": ["q", "x", "9", "_", "z", "z"],
-}
-SORTS = {
-    "tokens per character": lambda r: (-r.tokens_per_char, -r.length, r.name),
-    "tokens in the whole file": lambda r: (-sum(c.context_total for c in r.costs), r.name),
-    "tokens alone": lambda r: (-sum(c.alone_tokens for c in r.costs), r.name),
-    "occurrences": lambda r: (-r.occurrences, r.name),
-    "name": lambda r: r.name.lower(),
 }
 # A larger file is analysed in a worker process, off the interpreter every session shares (with
 # built-in tokenizers; your own stay in this process). Measured (bench/bench_jobs.py, Python code,
@@ -235,15 +230,18 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
         "always top a tokens-per-character sort; set 1 to see them.",
     ))  # fmt: skip
     min_occ = int(f4.number_input("Min. uses", 1, 100_000, 1, key="identifiers_min_occ"))
-    sort = f5.selectbox("Sort by", list(SORTS), key="identifiers_sort")
+    sort = f5.selectbox(
+        "Sort by", list(IDENTIFIER_ORDERS), key="identifiers_sort", format_func=IDENTIFIER_ORDERS.get,
+        help="Most expensive first. Tokens in this file: what the name costs where it stands, times its uses.",
+    )  # fmt: skip
     b1, b2 = st.columns([1, 3])
     builtins = b1.toggle("Show builtins", value=True, key="identifiers_builtins",
                          help="print, len, console, String, COUNT... are identifiers but not yours.")  # fmt: skip
     rows = [r for r in filter_rows(analysis.rows, query=query, styles=styles, min_occurrences=min_occ,
                                    include_builtins=builtins) if r.length >= min_chars]  # fmt: skip
-    rows.sort(key=SORTS[sort])
+    rows = sort_identifiers(rows, by=sort)
     b2.caption(
-        f"{len(rows):,} of {len(analysis.rows):,} identifiers, sorted by {sort}. **tokens** = the name alone; "
+        f"{len(rows):,} of {len(analysis.rows):,} identifiers, sorted by {IDENTIFIER_ORDERS[sort]}. **tokens** = the name alone; "
         "**in code** = average tokens where it stands, with the space or punctuation before it."
     )
     if not rows:
@@ -282,8 +280,9 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
     top_n = st.slider(
         "Identifiers in the chart (from the top of the table)", 5, 40, 15, key="identifiers_top_n"
     )
-    st.altair_chart(top_identifiers_chart(rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n),
-                    width="stretch")  # fmt: skip
+    measure = "file" if sort == "file" else "alone"
+    st.altair_chart(top_identifiers_chart(rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n,
+                                          measure=measure), width="stretch")  # fmt: skip
     st.subheader("Coloured token splits")
     mode = st.segmented_control(
         "Split of", ["the name alone", "the name in the code"], default="the name alone", key="identifiers_split_mode",

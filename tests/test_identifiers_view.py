@@ -193,3 +193,26 @@ def test_splits_and_pieces_use_classes_not_a_style_per_piece():
     own = pieces_html(segs)
     assert own.startswith("<style>") and own.count("<style>") == 1
     assert all(f".h{h}{{" in own for h in hues)
+
+
+def test_sort_identifiers_and_the_chart_of_the_most_expensive(charts_input):
+    from tokenizer_core.identifiers import IDENTIFIER_ORDERS, sort_identifiers
+
+    text, ex, an, toks = charts_input
+    assert list(IDENTIFIER_ORDERS)[0] == "file"
+    by_file = sort_identifiers(an.rows)
+    totals = [sum(c.context_total for c in r.costs) for r in by_file]
+    assert totals == sorted(totals, reverse=True)
+    assert sort_identifiers(an.rows, by="uses")[0].occurrences == max(r.occurrences for r in an.rows)
+    assert [r.name.lower() for r in sort_identifiers(an.rows, by="name")] == sorted(
+        r.name.lower() for r in an.rows
+    )
+    with pytest.raises(ValueError, match="unknown order"):
+        sort_identifiers(an.rows, by="cost")
+    rows = _data(
+        top_identifiers_chart(by_file, an.tokenizer_ids, an.tokenizer_names, top_n=3, measure="file")
+    )
+    first = by_file[0]
+    assert next(
+        r["tokens"] for r in rows if r["identifier"] == first.name and r["tokenizer"] == "o200k_base"
+    ) == (first.costs[0].context_total)

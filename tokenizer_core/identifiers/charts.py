@@ -36,11 +36,15 @@ def top_identifiers_chart(
     tokenizer_names: Sequence[str] | None = None,
     *,
     top_n: int = 15,
+    measure: str = "alone",
 ) -> alt.Chart:
-    """Grouped horizontal bars: tokens (alone) of the first `top_n` rows, one bar per tokenizer.
+    """Grouped horizontal bars: tokens of the first `top_n` rows, one bar per tokenizer.
 
-    Rows keep the order given (the table's order). `top_n` is clamped to 1..60.
+    `measure` "alone": the name on its own; "file": what it costs in the file, all its uses
+    together. Rows keep the order given (the table's order). `top_n` is clamped to 1..60.
     """
+    if measure not in ("alone", "file"):
+        raise ValueError(f"measure must be 'alone' or 'file', not {measure!r}")
     top_n = max(1, min(int(top_n), 60))
     label = _names(tokenizer_ids, tokenizer_names)
     index = {tid: k for k, tid in enumerate(tokenizer_ids)}
@@ -49,7 +53,8 @@ def top_identifiers_chart(
         for tid in tokenizer_ids:
             c = r.costs[index[tid]]
             records.append({
-                "identifier": r.name, "order": order, "tokenizer": label[tid], "tokens": c.alone_tokens,
+                "identifier": r.name, "order": order, "tokenizer": label[tid],
+                "tokens": c.alone_tokens if measure == "alone" else c.context_total,
                 "split": " | ".join(c.pieces), "chars": r.length, "occurrences": r.occurrences,
             })  # fmt: skip
     df = pd.DataFrame(
@@ -62,7 +67,11 @@ def top_identifiers_chart(
         .encode(
             y=alt.Y("identifier:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),
             yOffset=alt.YOffset("tokenizer:N"),
-            x=alt.X("tokens:Q", title="tokens (the name alone)", axis=alt.Axis(tickMinStep=1)),
+            x=alt.X(
+                "tokens:Q",
+                title="tokens (the name alone)" if measure == "alone" else "tokens in this file (all uses)",
+                axis=alt.Axis(tickMinStep=1),
+            ),
             color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=["identifier:N", "tokenizer:N", "tokens:Q", "split:N", "chars:Q", "occurrences:Q"],
         )
