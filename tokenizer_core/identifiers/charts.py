@@ -65,7 +65,12 @@ def top_identifiers_chart(
         alt.Chart(df)
         .mark_bar(cornerRadiusEnd=2)
         .encode(
-            y=alt.Y("identifier:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),
+            y=alt.Y(
+                "identifier:N",
+                sort=alt.EncodingSortField("order", order="ascending"),
+                title=None,
+                axis=alt.Axis(labelLimit=0),  # whole names, never "DEFAULT_REORD…"
+            ),
             yOffset=alt.YOffset("tokenizer:N"),
             x=alt.X(
                 "tokens:Q",
