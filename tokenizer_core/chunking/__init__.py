@@ -28,18 +28,27 @@ from .report import (
     EmbeddingModel,
     check_chunks,
     chunk_stats,
+    chunk_table,
     chunks_to_csv,
     chunks_to_jsonl,
     first_words,
     limit_warning,
 )
-from .samples import CHUNK_SAMPLES, ChunkSample, load_chunk_sample, long_document
+from .samples import (
+    CHUNK_SAMPLES,
+    SUITED_STRATEGIES,
+    ChunkSample,
+    load_chunk_sample,
+    long_document,
+    suited_strategy,
+)
 from .settings import (
     MAX_CHUNK_TOKENS,
     STRATEGIES,
     ChunkSettingsError,
     Strategy,
     overlap_from_percent,
+    overlap_tokens,
     validate_settings,
 )
 from .view import ViewWindow, chunk_colour, chunk_legend_html, chunks_html, view_window
@@ -51,4 +60,6 @@ __all__ = [
     "chunks_html", "chunks_to_csv", "chunks_to_jsonl", "count_texts", "first_words",
     "is_grapheme_boundary", "limit_warning", "load_chunk_sample", "long_document", "markdown_blocks",
     "overlap_from_percent", "token_units", "token_windows", "validate_settings", "view_window",
+    # what a page shows: the overlap setting read, the table of chunks, the strategy that suits a text
+    "SUITED_STRATEGIES", "chunk_table", "overlap_tokens", "suited_strategy",
 ]  # fmt: skip
