@@ -12,7 +12,7 @@ from tests.e2e.conftest import AppPage
 pytestmark = pytest.mark.e2e
 
 PAGES = [
-    ("", "Token counter"),
+    ("", "Prompt workspace"),
     ("bpe", "BPE playground"),
     ("languages", "Language costs"),
     ("identifiers", "Code identifiers"),
