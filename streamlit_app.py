@@ -5,16 +5,23 @@ legacy multipage app, and a server whose first request was a deep link (e.g. /bp
 run that page alone, without this file's layout, sidebar and navigation, for every session.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from tokenizer_core import TokenizerFailed
 from ui.jobs import start_housekeeping
 from ui.state import tokenizer_label
+from ui.style import app_style
 from ui.widgets import custom_tokenizer_sidebar, tokenizer_failed
+
+# A file of the app's own: a Material or emoji page icon makes the browser fetch the favicon
+# from Google's font servers on every visit (and shows none offline).
+ICON = Path(__file__).parent / "ui" / "favicon.svg"
 
 
 def main() -> None:
-    st.set_page_config(page_title="Tokenizer Workbench", page_icon=":material/token:", layout="wide")
+    st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
     pages = [
         st.Page("app_pages/counter.py", title="Prompt workspace", icon=":material/calculate:", default=True),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
@@ -36,6 +43,7 @@ def main() -> None:
     ]
     start_housekeeping()  # cancels the jobs of sessions that left; gives their memory back
     nav = st.navigation(pages)
+    app_style()
     st.sidebar.caption(
         "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."
     )

@@ -6,7 +6,6 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
-    CHUNK_SAMPLES,
     EMBEDDING_MODELS,
     STRATEGIES,
     ChunkResult,
@@ -17,22 +16,21 @@ from tokenizer_core import (
     check_chunks,
     chunk_legend_html,
     chunk_stats,
-    chunk_text,
+    chunk_table,
     chunks_html,
     chunks_to_csv,
     chunks_to_jsonl,
     escape_markdown,
-    first_words,
     least_chunks,
     limit_warning,
-    load_chunk_sample,
-    long_document,
-    overlap_from_percent,
+    overlap_tokens,
     smallest_size,
+    suited_strategy,
     validate_settings,
     view_window,
 )
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
+from ui.chunks import SAMPLES, cached_chunks, cached_count, on_model_change
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed, tokenizer_select
 
@@ -41,27 +39,6 @@ MAX_VIEW_CHARS = 60_000  # characters drawn in the coloured view at a time
 MAX_CHUNKS = 50_000  # more would make a table nobody reads and a slow page
 NO_MODEL = "No model limit"
 DEFAULT_SIZE = 128  # small enough that the samples make several chunks
-SAMPLES = {s.label: (lambda k=s.id: load_chunk_sample(k)) for s in CHUNK_SAMPLES.values()}
-SAMPLES["Long document (about 1 MB of Markdown)"] = long_document
-
-
-@st.cache_data(max_entries=8, ttl=600, show_spinner="Chunking...")  # chunks of up to 20 MB of text
-def cached_chunks(
-    text: str, tokenizer_id: str, strategy: str, size: int, overlap: int, _tok: Tokenizer
-) -> ChunkResult:
-    return chunk_text(text, _tok, strategy=strategy, size=size, overlap=overlap)
-
-
-@st.cache_data(max_entries=32, ttl=3600, show_spinner=False)
-def cached_count(text: str, tokenizer_id: str, _tok: Tokenizer) -> int:
-    return _tok.count(text)
-
-
-def on_model_change() -> None:
-    """Picking an embedding model sets the chunk size to its limit."""
-    model = next((m for m in EMBEDDING_MODELS if m.name == st.session_state.get("chunks_model")), None)
-    if model is not None:
-        st.session_state["chunks_size"] = model.limit
 
 
 def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
@@ -90,8 +67,11 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
         )  # fmt: skip
     c4, c5, c6, c7 = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
     with c4:
+        # The default goes through session state only: the embedding model's callback also sets
+        # it, and a widget given both a default and a state value makes Streamlit log a warning.
+        st.session_state.setdefault("chunks_size", DEFAULT_SIZE)
         size = st.number_input(
-            "Chunk size (tokens)", value=DEFAULT_SIZE, step=64, key="chunks_size",
+            "Chunk size (tokens)", step=64, key="chunks_size",
             help="The most tokens one chunk may have, counted on the chunk's own text.",
         )  # fmt: skip
     with c5:
@@ -111,13 +91,6 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
     with c7:
         st.toggle("Show whitespace", key="chunks_ws", help="space ⋅, tab →, newline ↵")
     return strategy, tokenizer_id, int(size), overlap_raw, model_name
-
-
-def resolve_overlap(size: int, overlap_raw: tuple[str, float]) -> int:
-    unit, value = overlap_raw
-    if unit == "%":
-        return overlap_from_percent(size, float(value))
-    return int(value)
 
 
 def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> None:
@@ -147,10 +120,10 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
     chunks = result.chunks
     first = 0
     if len(chunks) > MAX_VIEW_CHUNKS or result.text_length > MAX_VIEW_CHARS:
-        if st.session_state.get("chunks_first", 0) > len(chunks) - 1:  # fewer chunks than before
+        if st.session_state.setdefault("chunks_first", 0) > len(chunks) - 1:  # fewer chunks than before
             st.session_state["chunks_first"] = len(chunks) - 1
         first = int(st.columns([1, 3])[0].number_input(
-            "Show chunks from number", min_value=0, max_value=len(chunks) - 1, value=0, step=MAX_VIEW_CHUNKS,
+            "Show chunks from number", min_value=0, max_value=len(chunks) - 1, step=MAX_VIEW_CHUNKS,
             key="chunks_first",
         ))  # fmt: skip
     window = view_window(chunks, first=first, max_chunks=MAX_VIEW_CHUNKS, max_chars=MAX_VIEW_CHARS)
@@ -171,25 +144,7 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
 
 def table_section(result: ChunkResult) -> None:
     st.subheader("All chunks")
-    df = pd.DataFrame(
-        {
-            "chunk": [c.index for c in result.chunks],
-            "start": [c.start for c in result.chunks],
-            "end": [c.end for c in result.chunks],
-            "tokens": [c.tokens for c in result.chunks],
-            "overlap tokens": [c.overlap_tokens for c in result.chunks],
-            "overlap chars": [c.overlap_chars for c in result.chunks],
-            "section": [c.section for c in result.chunks],
-            "first words": [first_words(c.text) for c in result.chunks],
-            "note": [c.note for c in result.chunks],
-        }
-    )
-    if not df["section"].any():
-        df = df.drop(columns=["section"])
-    if not df["note"].any():
-        df = df.drop(columns=["note"])
-    if not result.overlap:
-        df = df.drop(columns=["overlap tokens", "overlap chars"])
+    df = pd.DataFrame(chunk_table(result))
     st.dataframe(
         df, hide_index=True, height=min(420, 38 + 35 * len(df)),
         column_config={
@@ -235,16 +190,10 @@ def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:
                 )  # fmt: skip
 
 
-SUITED = {"md": "markdown", "markdown": "markdown", "py": "code", "js": "code", "ts": "code", "go": "code",
-          "rs": "code", "java": "code", "c": "code", "cpp": "code", "rb": "code", "php": "code"}  # fmt: skip
-
-
 def strategy_tip(text: str, strategy: str) -> None:
     """Suggest the strategy that suits a bundled sample or the kind of file uploaded."""
-    suited = next((s.strategy for s in CHUNK_SAMPLES.values() if text == load_chunk_sample(s.id)), None)
     upload = st.session_state.get("chunks_upload")
-    if suited is None and upload is not None:
-        suited = SUITED.get(upload.name.rsplit(".", 1)[-1].lower())
+    suited = suited_strategy(text, filename=upload.name if upload is not None else None)
     if suited and suited != strategy:
         st.caption(f"Tip: the **{STRATEGIES[suited].label}** strategy suits this document.")
 
@@ -259,7 +208,7 @@ strategy, tokenizer_id, size, overlap_raw, model_name = settings_form()
 model = next((m for m in EMBEDDING_MODELS if m.name == model_name), None)
 
 try:
-    overlap = resolve_overlap(size, overlap_raw)
+    overlap = overlap_tokens(size, unit=overlap_raw[0], value=overlap_raw[1])
     validate_settings(strategy=strategy, size=size, overlap=overlap)
 except ChunkSettingsError as exc:
     st.error(escape_markdown(str(exc)), icon=":material/tune:")

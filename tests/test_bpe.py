@@ -160,13 +160,20 @@ def test_seed_004_first_seen_no_marker():
 
 def test_every_seed_preset_reproduces_its_seed():
     expected_first = {
-        "Seed 000": [("e", "t"), ("s", "et"), ("g", "et"), ("e", "r")],
-        "Seed 001: low": [("l", "o"), ("lo", "w"), ("low", "_"), ("e", "s"), ("es", "t")],
-        "Seed 002": [("o", "a"), ("oa", "d"), ("l", "oad"), ("t", "a"), ("d", "a"), ("da", "ta")],
-        "Seed 004": [("e", "s"), ("es", "t"), ("l", "o"), ("lo", "w"), ("n", "e")],
+        "get / set / reset": [("e", "t"), ("s", "et"), ("g", "et"), ("e", "r")],  # seed 000
+        "low lower lowest newest": [("l", "o"), ("lo", "w"), ("low", "_"), ("e", "s"), ("es", "t")],  # 001
+        "load / data / stream": [
+            ("o", "a"),
+            ("oa", "d"),
+            ("l", "oad"),
+            ("t", "a"),
+            ("d", "a"),
+            ("da", "ta"),
+        ],  # 002
+        "low lower newest widest": [("e", "s"), ("es", "t"), ("l", "o"), ("lo", "w"), ("n", "e")],  # seed 004
     }
     for prefix, merges in expected_first.items():
-        (preset,) = [p for name, p in BPE_PRESETS.items() if name.startswith(prefix)]
+        preset = BPE_PRESETS[prefix]
         model = train_bpe(preset.corpus(), preset.options)
         assert model.merges[: len(merges)] == merges, prefix
 

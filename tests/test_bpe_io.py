@@ -18,7 +18,7 @@ from tokenizer_core import (
     train_bpe,
 )
 
-SEED_002 = BPE_PRESETS["Seed 002: load / data / stream (ties: largest, </w>)"]
+SEED_002 = BPE_PRESETS["load / data / stream"]
 
 
 def test_saved_file_is_readable_json_with_one_merge_per_line():

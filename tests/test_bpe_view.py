@@ -23,7 +23,7 @@ from tokenizer_core.bpe.encode import WordView
 from tokenizer_core.bpe.presets import counts_as_text
 
 SEED_000 = {"get": 6, "set": 5, "reset": 3, "getter": 2, "setter": 2, "offset": 1}
-SEED_002 = BPE_PRESETS["Seed 002: load / data / stream (ties: largest, </w>)"]
+SEED_002 = BPE_PRESETS["load / data / stream"]
 
 
 def test_explanations_name_the_rule_that_decided():
@@ -50,9 +50,14 @@ def test_explanations_name_the_rule_that_decided():
 def test_candidate_and_merge_rows():
     m = train_bpe(SEED_000, BPEOptions(symbols="chars", merges=4, tie_break="smallest"), top_n=8)
     rows = bpe_candidate_rows(m, m.steps[3])
-    assert rows[0] == {"place": 1, "pair": "e + r", "count": 4, "chosen": True, "tied": True}
+    # "Tied" marks the pairs as frequent as the merged one, not the merged pair itself
+    assert rows[0] == {"place": 1, "pair": "e + r", "count": 4, "chosen": True, "tied": False}
     assert [r["chosen"] for r in rows].count(True) == 1
-    assert sum(r["tied"] for r in rows) == 2
+    assert [r["tied"] for r in rows if r["count"] == 4] == [False, True]
+    assert not any(r["tied"] for r in rows if r["count"] < 4)
+    outright = bpe_candidate_rows(m, m.steps[0])  # e+t (19) won outright: nothing is tied
+    assert outright[0]["chosen"] and outright[0]["count"] > outright[1]["count"]
+    assert not any(r["tied"] for r in outright)
     assert bpe_merge_rows(m, 2) == [
         {"rank": 1, "left": "e", "right": "t", "new": "et", "count": 19, "id": 7},
         {"rank": 2, "left": "s", "right": "et", "new": "set", "count": 11, "id": 8},
@@ -117,3 +122,28 @@ def test_words_html_colours_are_classes():
     out = bpe_words_html(views)
     body = out.rsplit("</style>", 1)[1]
     assert "style=" not in body and body.count('class="tw-tok h') == 3
+
+
+def test_plural_and_probe_summary_count_what_is_drawn():
+    from tokenizer_core import bpe_tokens_summary, plural
+
+    assert (plural(1, "merge"), plural(0, "merge"), plural(1200, "merge")) == (
+        "1 merge",
+        "0 merges",
+        "1,200 merges",
+    )
+    m = train_bpe(SEED_002.corpus(), SEED_002.options)  # words end in </w>
+    probe = probe_bpe(m, "loading datasets  reloading")
+    drawn = [s for s in probe.segments if s.text]
+    words = [s for s in drawn if not s.text.isspace()]
+    spaces = [s for s in drawn if s.text.isspace()]
+    assert (len(words), len(spaces), probe.n_tokens) == (10, 3, 16)  # 3 markers, drawn inside words
+    assert bpe_tokens_summary(probe) == (
+        "16 tokens for 27 characters: 10 in the words, 3 for spaces (⋅) and 3 end-of-word markers "
+        "(in the last piece of each word; hover it)"
+    )
+    plain = train_bpe(SEED_000, BPEOptions(symbols="chars", merges=4, tie_break="smallest"))
+    assert (
+        bpe_tokens_summary(probe_bpe(plain, "getter"))
+        == "3 tokens for 6 characters (2.00 characters per token)"
+    )

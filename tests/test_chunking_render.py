@@ -127,6 +127,9 @@ def test_histogram_spec():
         spec["datasets"][spec["data"]["name"]] if "data" in spec else spec["datasets"][bars["data"]["name"]]
     )
     assert sorted(d["tokens"] for d in data) == [60, 100, 120, 500, 512]
+    # whole chunks on the y axis (no 0.5 ticks with few chunks), and tall enough to read
+    assert bars["encoding"]["y"]["axis"] == {"format": "d", "tickMinStep": 1}
+    assert spec["height"] >= 300
 
 
 def test_sizes_along_the_document_spec():

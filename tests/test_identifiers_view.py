@@ -163,14 +163,16 @@ def test_chart_builders(charts_input):
     }
 
 
-def test_charts_keep_legends_on_the_right(charts_input):
-    # a legend above or below the plot collapses the bars under Streamlit's stretch sizing
+def test_charts_make_room_for_their_legends(charts_input):
+    # Streamlit fits a chart, legend included, into its height: a legend under the plot (two
+    # columns, to fit a phone) adds its rows to the height so the bars keep theirs.
     text, ex, an, toks = charts_input
     report = layout_costs(text, ex.lex, toks)
-    for chart in (top_identifiers_chart(an.rows, an.tokenizer_ids), style_tokens_chart(style_summary(an), an.tokenizer_ids),
-                  layout_breakdown_chart(report), indentation_chart(report), kind_share_chart(an),
-                  rewrite_chart(rewrite_costs(text, ex, toks), an.tokenizer_ids)):  # fmt: skip
-        assert '"orient"' not in str(chart.to_json())
+    for chart, base in ((style_tokens_chart(style_summary(an), an.tokenizer_ids), 260), (indentation_chart(report), 260),
+                        (rewrite_chart(rewrite_costs(text, ex, toks), an.tokenizer_ids), 240)):  # fmt: skip
+        spec = chart.to_dict()
+        assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"
+        assert spec["height"] > base
 
 
 def test_charts_with_nothing_to_show():
@@ -191,3 +193,26 @@ def test_splits_and_pieces_use_classes_not_a_style_per_piece():
     own = pieces_html(segs)
     assert own.startswith("<style>") and own.count("<style>") == 1
     assert all(f".h{h}{{" in own for h in hues)
+
+
+def test_sort_identifiers_and_the_chart_of_the_most_expensive(charts_input):
+    from tokenizer_core.identifiers import IDENTIFIER_ORDERS, sort_identifiers
+
+    text, ex, an, toks = charts_input
+    assert list(IDENTIFIER_ORDERS)[0] == "file"
+    by_file = sort_identifiers(an.rows)
+    totals = [sum(c.context_total for c in r.costs) for r in by_file]
+    assert totals == sorted(totals, reverse=True)
+    assert sort_identifiers(an.rows, by="uses")[0].occurrences == max(r.occurrences for r in an.rows)
+    assert [r.name.lower() for r in sort_identifiers(an.rows, by="name")] == sorted(
+        r.name.lower() for r in an.rows
+    )
+    with pytest.raises(ValueError, match="unknown order"):
+        sort_identifiers(an.rows, by="cost")
+    rows = _data(
+        top_identifiers_chart(by_file, an.tokenizer_ids, an.tokenizer_names, top_n=3, measure="file")
+    )
+    first = by_file[0]
+    assert next(
+        r["tokens"] for r in rows if r["identifier"] == first.name and r["tokenizer"] == "o200k_base"
+    ) == (first.costs[0].context_total)

@@ -78,3 +78,16 @@ def test_charts_accept_a_single_language():
     premium_heatmap(rows, base_name="English").to_dict()
     tokens_chart(rows).to_dict()
     cost_chart([]).to_dict()
+
+
+def test_heatmap_text_follows_the_cell_and_its_tooltip_names_the_premium(rows):
+    spec = premium_heatmap(rows, base_name="English").to_dict()
+    rect, text = spec["layer"]
+    # the number's colour is chosen from the colour the cell got from the scale
+    assert "luminance(scale('color', datum.premium))" in text["encoding"]["color"]["condition"]["test"]
+    for layer in (rect, text):  # hovering a number shows what hovering its cell shows
+        fields = [t["field"] for t in layer["encoding"]["tooltip"]]
+        assert "premium" in fields and "label" not in fields
+    x_axis = text["encoding"]["x"]["axis"]
+    assert x_axis["labelAngle"] and x_axis["labelOverlap"] is False and x_axis["labelLimit"] == 0
+    assert "width" not in spec  # the container's width: it fits a phone

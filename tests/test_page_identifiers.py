@@ -49,7 +49,9 @@ def test_default_sample_shows_real_counts(page):
     df = table(page)
     assert "größe_in_kg" in set(df["identifier"])
     assert (df["chars"] >= 3).all()  # default minimum length
-    assert list(df["tokens/char"]) == sorted(df["tokens/char"], reverse=True)  # most expensive first
+    # most expensive first: uses x average tokens where the name stands, over the tokenizers
+    cost = df["occurrences"] * sum(df[f"{t} in code"] for t in ("o200k_base", "cl100k_base", "llama3"))
+    assert all(a >= b - 0.1 for a, b in zip(cost, cost[1:]))
     row = df[df["identifier"] == "calculate_total"].iloc[0]
     assert row["o200k_base tokens"] == builtin("o200k_base").count("calculate_total")
     assert row["words"] == "calculate total" and row["style"] == "snake_case"
@@ -136,8 +138,8 @@ def test_every_tab(page):
 def test_teaching_mode_reproduces_the_seed_and_takes_edits(page):
     open_tab(page, "Teaching mode")
     assert any("27 characters → 9 tokens" in m.value for m in page.markdown)
-    seed = next(df.value for df in page.dataframe if "same as the seed" in df.value.columns)
-    assert list(seed["tokens"]) == [9, 7, 5, 6] and seed["same as the seed"].all()
+    seed = next(df.value for df in page.dataframe if "same as the article" in df.value.columns)
+    assert list(seed["tokens"]) == [9, 7, 5, 6] and seed["same as the article"].all()
     page.text_area(key="identifiers_greedy_vocab").input("\n".join([*SEED_VOCAB, "calculate"]))
     run(page)
     assert any("27 characters → 8 tokens" in m.value for m in page.markdown)
@@ -214,3 +216,26 @@ def test_a_5000_line_file_draws_a_limited_view(page):
     assert any("Lines 1–400 of 5,000" in c.value and "At most 400 lines" in c.value for c in page.caption)
     body = " ".join(h.proto.body for h in page.get("html") if "tw-code" in h.proto.body)
     assert '<span class="tw-ln">400</span>' in body and '<span class="tw-ln">401</span>' not in body
+
+
+def test_most_expensive_names_default_to_what_they_cost_in_the_file(page):
+    """Tokens per character put one-token short names first (`_KT`, `__eq__`); a user's
+    "expensive" is what the name costs in this file: its uses times its tokens there."""
+    assert page.selectbox(key="identifiers_sort").value == "file"
+    text, _ = load_code_sample("Python: inventory service")
+    df = table(page)
+    top = df["identifier"].iloc[0]
+    # an independent rough measure: uses in the code x tokens of the name alone, summed over the
+    # three tokenizers; the top name is among the five most expensive by it
+    import re
+
+    def rough(name: str) -> int:
+        uses = len(re.findall(rf"(?<![\w]){re.escape(name)}(?![\w])", text))
+        return uses * sum(builtin(t).count(name) for t in ("o200k_base", "cl100k_base", "llama3"))
+
+    ranked = sorted(set(df["identifier"]), key=rough, reverse=True)
+    assert top in ranked[:5], (top, ranked[:5])
+    assert rough(top) > rough(df.sort_values("tokens/char", ascending=False)["identifier"].iloc[0])
+    for order in ("per_char", "alone", "uses", "name"):
+        page.selectbox(key="identifiers_sort").set_value(order)
+        run(page)

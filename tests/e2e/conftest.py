@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -128,9 +129,16 @@ class AppPage:
         self.base_url = base_url
         self.finished = 0
         self.dialogs: list[str] = []
+        self.offsite: list[str] = []  # requests to any host but the app's (fonts, icons, ...)
         self._ForwardMsg, self._DecodeError = ForwardMsg, DecodeError
         page.on("websocket", self._attach)
         page.on("dialog", self._on_dialog)
+        page.on("request", self._on_request)
+
+    def _on_request(self, request) -> None:
+        url = urllib.parse.urlsplit(request.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname != "127.0.0.1":
+            self.offsite.append(request.url)
 
     def _on_dialog(self, dialog) -> None:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
@@ -192,5 +200,8 @@ def app_page(browser, server_url) -> Iterator[AppPage]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(30_000)
-    yield AppPage(page, server_url)
+    app = AppPage(page, server_url)
+    yield app
     context.close()
+    # Offline use: the app serves everything it shows (no fonts, icons or scripts from elsewhere).
+    assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"

@@ -11,7 +11,7 @@ from tokenizer_core import BPEOptions, save_bpe_model, train_bpe
 
 pytestmark = pytest.mark.e2e
 
-SEED_000 = "Seed 000: get / set identifiers (ties: smallest)"
+SEED_000 = "get / set / reset"
 
 
 def _grid_rows(app, n_rows: int) -> list[list[str]]:

@@ -35,6 +35,7 @@ from .model import (
     PairCount,
     count_words,
     parse_word_counts,
+    plural,
     pretokenizer_labels,
     word_counts,
 )
@@ -57,7 +58,7 @@ __all__ = [
     "MARKER_PRESETS", "MergeEncoder", "MergeStep", "PairCount", "Probe", "SYMBOL_KINDS", "TIE_BREAKS",
     "bpe_candidate_rows", "bpe_fired_rows", "bpe_first_seen_label", "bpe_merge_rows", "bpe_pair_label",
     "bpe_symbol_label", "bpe_tokens_summary", "bpe_words_at_step", "bpe_words_html", "count_words",
-    "explain_bpe_choice", "export_agreement", "load_bpe_model", "model_id", "parse_word_counts",
+    "explain_bpe_choice", "export_agreement", "load_bpe_model", "model_id", "parse_word_counts", "plural",
     "pretokenizer_labels", "probe_bpe", "save_bpe_model", "tiktoken_problem", "to_tiktoken",
     "tokenizer_info", "train_bpe", "trained_tokenizer", "with_steps", "word_counts",
 ]  # fmt: skip

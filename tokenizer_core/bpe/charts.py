@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..tokenizers.colours import PADDING
 from .encode import bpe_symbol_label
 from .model import BPEModel
 
@@ -58,7 +59,7 @@ def training_chart(model: BPEModel, *, measure: str, step: int | None = None) ->
     rule = _step_rule(step)
     chart = line + rule if rule is not None else alt.layer(line)
     assert isinstance(chart, alt.LayerChart)  # layering two plain charts gives a LayerChart
-    return chart.properties(height=220, title=title)
+    return chart.properties(height=220, padding=PADDING, title=title)
 
 
 def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = False) -> alt.LayerChart:
@@ -89,7 +90,7 @@ def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = F
     rule = _step_rule(step)
     chart = marks + rule if rule is not None else alt.layer(marks)
     assert isinstance(chart, alt.LayerChart)  # layering two plain charts gives a LayerChart
-    return chart.properties(height=220, title="Count of each merge")
+    return chart.properties(height=220, padding=PADDING, title="Count of each merge")
 
 
 __all__ = ["merge_count_chart", "training_chart", "training_frame"]

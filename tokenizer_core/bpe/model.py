@@ -77,9 +77,14 @@ WHITESPACE_EXPORT_PATTERN = f"[^{_rust_class(_SPACE_CHARS)}]+|[{_rust_class(_SPA
 WHITESPACE_PIECES_RE = re.compile(r"\S+|\s+")
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``plural(1, "merge") -> "1 merge"``, ``plural(1200, "merge") -> "1,200 merges"``."""
+    return f"{n:,} {noun if n == 1 else (nouns or noun + 's')}"
+
+
 def pretokenizer_labels() -> dict[str, str]:
     """Pre-tokenizer id -> label: ``"whitespace"`` then the GPT-style regex patterns."""
-    labels = {WHITESPACE: "split on whitespace (the seeds' str.split())"}
+    labels = {WHITESPACE: "split on whitespace (spaces and line breaks)"}
     labels.update({pid: f"regex: {p.label}" for pid, p in PATTERNS.items()})
     return labels
 
@@ -148,7 +153,7 @@ class BPEOptions:
 
     def describe(self) -> str:
         """One line: ``"bytes, no marker, whitespace, 100 merges, min 1, ties: smallest"``."""
-        stop = f"{self.merges:,} merges" if self.merges is not None else f"vocabulary {self.vocab_size:,}"
+        stop = plural(self.merges, "merge") if self.merges is not None else f"vocabulary {self.vocab_size:,}"
         marker = f"marker {self.end_marker}" if self.end_marker else "no marker"
         return (
             f"{self.symbols}, {marker}, {self.pretokenizer}, {stop}, min frequency "
@@ -397,6 +402,6 @@ def word_counts(corpus: str | Mapping[str, int] | Iterable[str], options: BPEOpt
 __all__ = [
     "BPEError", "BPEModel", "BPEOptions", "MergeStep", "PairCount", "Symbol", "TIE_BREAKS",
     "SYMBOL_KINDS", "MARKER_PRESETS", "WHITESPACE", "WHITESPACE_EXPORT_PATTERN", "count_words",
-    "cut_long_words", "parse_word_counts", "pieces_with_offsets", "pretokenize", "pretokenizer_labels",
+    "cut_long_words", "parse_word_counts", "pieces_with_offsets", "plural", "pretokenize", "pretokenizer_labels",
     "word_counts",
 ]  # fmt: skip

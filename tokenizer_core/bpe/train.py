@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 
-from .model import BPEModel, BPEOptions, MergeStep, PairCount, Symbol, cut_long_words, word_counts
+from .model import BPEModel, BPEOptions, MergeStep, PairCount, Symbol, cut_long_words, plural, word_counts
 
 _SHIFT = 32
 _MASK = (1 << _SHIFT) - 1
@@ -351,7 +351,7 @@ class BPETrainer:
     def _limit_reached(self) -> str:
         opts = self.options
         if opts.merges is not None and len(self.steps) >= opts.merges:
-            return f"reached the requested {opts.merges:,} merges"
+            return f"reached the requested {plural(opts.merges, 'merge')}"
         if opts.vocab_size is not None and self._vocab_size >= opts.vocab_size:
             if not self.steps:
                 return (

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ..tokenizers.render import token_class, token_css, token_hue
 from .encode import Probe, WordView, bpe_symbol_label
-from .model import BPEModel, MergeStep, PairCount, Symbol
+from .model import BPEModel, MergeStep, PairCount, Symbol, plural
 
 _CSS = (
     ".tw-bpe-words{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.9rem;"
@@ -121,7 +121,8 @@ def bpe_candidate_rows(model: BPEModel, step: MergeStep) -> list[dict]:
             "pair": bpe_pair_label(c.left, c.right),
             "count": c.count,
             "chosen": i == 0,
-            "tied": c.count == top,
+            # tied with the merged pair (never the merged pair itself, nor anything when it won outright)
+            "tied": i > 0 and c.count == top,
         }
         if model.options.tie_break == "first":
             row["first seen"] = bpe_first_seen_label(model, c)
@@ -156,12 +157,27 @@ def bpe_fired_rows(result: Probe, text_len_cap: int = 24) -> list[dict]:
 
 
 def bpe_tokens_summary(result: Probe) -> str:
-    """``"5 tokens for 12 characters (2.40 characters per token)"``."""
+    """The probe's token count, split into what the view draws.
+
+    ``"5 tokens for 12 characters (2.40 characters per token)"``; with spaces or end-of-word
+    markers: ``"16 tokens for 27 characters: 10 in the words, 3 for spaces (⋅) and 3 end-of-word
+    markers (in the last piece of each word; hover it)"``.
+    """
     n = result.n_tokens
     chars = len(result.text)
     if not n:
         return "no tokens (empty text)"
-    return f"{n:,} tokens for {chars:,} characters ({chars / n:.2f} characters per token)"
+    head = f"{plural(n, 'token')} for {plural(chars, 'character')}"
+    markers = sum(1 for t in result.tokens if t.start == t.end)
+    spaces = sum(1 for t in result.tokens if t.start < t.end and result.text[t.start : t.end].isspace())
+    if not markers and not spaces:
+        return f"{head} ({chars / n:.2f} characters per token)"
+    parts = [f"{n - markers - spaces:,} in the words"]
+    if spaces:
+        parts.append(f"{spaces:,} for {'a space' if spaces == 1 else 'spaces'} (⋅)")
+    if markers:
+        parts.append(f"{plural(markers, 'end-of-word marker')} (in the last piece of each word; hover it)")
+    return f"{head}: " + ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 __all__ = [

@@ -29,18 +29,27 @@ from .report import (
     EmbeddingModel,
     check_chunks,
     chunk_stats,
+    chunk_table,
     chunks_to_csv,
     chunks_to_jsonl,
     first_words,
     limit_warning,
 )
-from .samples import CHUNK_SAMPLES, ChunkSample, load_chunk_sample, long_document
+from .samples import (
+    CHUNK_SAMPLES,
+    SUITED_STRATEGIES,
+    ChunkSample,
+    load_chunk_sample,
+    long_document,
+    suited_strategy,
+)
 from .settings import (
     MAX_CHUNK_TOKENS,
     STRATEGIES,
     ChunkSettingsError,
     Strategy,
     overlap_from_percent,
+    overlap_tokens,
     validate_settings,
 )
 from .view import ViewWindow, chunk_colour, chunk_legend_html, chunks_html, view_window
@@ -53,4 +62,6 @@ __all__ = [
     "is_grapheme_boundary", "limit_warning", "load_chunk_sample", "long_document", "markdown_blocks",
     "overlap_from_percent", "token_units", "token_windows", "validate_settings", "view_window",
     "least_chunks", "smallest_size",
+    # what a page shows: the overlap setting read, the table of chunks, the strategy that suits a text
+    "SUITED_STRATEGIES", "chunk_table", "overlap_tokens", "suited_strategy",
 ]  # fmt: skip

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from ..tokenizers.colours import PADDING
 from .pack import Chunk
 
 
@@ -33,7 +34,8 @@ def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | Non
         .mark_bar(color="#4c78a8")
         .encode(
             x=alt.X("tokens:Q", bin=alt.Bin(step=step, extent=[0, top + step]), title="tokens per chunk"),
-            y=alt.Y("count():Q", title="chunks"),
+            # whole chunks: integer ticks only (no 0.5 chunk on a short axis)
+            y=alt.Y("count():Q", title="chunks", axis=alt.Axis(tickMinStep=1, format="d")),
             tooltip=[
                 alt.Tooltip("tokens:Q", bin=alt.Bin(step=step, extent=[0, top + step]), title="tokens"),
                 alt.Tooltip("count():Q", title="chunks"),
@@ -54,7 +56,7 @@ def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | Non
             tooltip=[alt.Tooltip("what:N", title="line")],
         )
     )  # fmt: skip
-    return (bars + rule).properties(height=220, title="Chunk sizes")
+    return (bars + rule).properties(height=300, padding=PADDING, title="Chunk sizes")
 
 
 def chunk_sizes_along(chunks: Sequence[Chunk], *, size: int) -> alt.LayerChart:
@@ -92,4 +94,4 @@ def chunk_sizes_along(chunks: Sequence[Chunk], *, size: int) -> alt.LayerChart:
     rule = (
         alt.Chart(pd.DataFrame({"at": [size]})).mark_rule(color="#d1242f", strokeDash=[4, 3]).encode(y="at:Q")
     )
-    return (bars + rule).properties(height=220, title="Tokens per chunk along the document")
+    return (bars + rule).properties(height=300, padding=PADDING, title="Tokens per chunk along the document")

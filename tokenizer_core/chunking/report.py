@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..tokenizers.encoders import Tokenizer
 from .costs import count_texts
 from .cuts import is_grapheme_boundary
-from .pack import Chunk
+from .pack import Chunk, ChunkResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,3 +213,24 @@ def chunks_to_csv(chunks: Sequence[Chunk]) -> str:
             ]
         )
     return buf.getvalue()
+
+
+def chunk_table(result: ChunkResult) -> list[dict]:
+    """One record per chunk: offsets, tokens, overlap, section, first words, note. Columns that
+    would be empty for every chunk (no sections, no notes, no overlap) are left out."""
+    chunks = result.chunks
+    has_section = any(c.section for c in chunks)
+    has_note = any(c.note for c in chunks)
+    records = []
+    for c in chunks:
+        rec: dict = {"chunk": c.index, "start": c.start, "end": c.end, "tokens": c.tokens}
+        if result.overlap:
+            rec["overlap tokens"] = c.overlap_tokens
+            rec["overlap chars"] = c.overlap_chars
+        if has_section:
+            rec["section"] = c.section
+        rec["first words"] = first_words(c.text)
+        if has_note:
+            rec["note"] = c.note
+        records.append(rec)
+    return records

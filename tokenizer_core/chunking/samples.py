@@ -50,3 +50,23 @@ def long_document(chars: int = 1_000_000) -> str:
         parts.append(part)
         total += len(part)
     return "".join(parts)
+
+
+# A file's extension -> the strategy that suits it.
+SUITED_STRATEGIES: dict[str, str] = {
+    "md": "markdown", "markdown": "markdown", "py": "code", "js": "code", "ts": "code", "go": "code",
+    "rs": "code", "java": "code", "c": "code", "cpp": "code", "rb": "code", "php": "code",
+}  # fmt: skip
+
+
+def suited_strategy(text: str, *, filename: str | None = None) -> str | None:
+    """The strategy that suits a bundled sample, or a file by its extension (None: no advice).
+
+    ``suited_strategy("x", filename="notes.md") -> "markdown"``.
+    """
+    for sample in CHUNK_SAMPLES.values():
+        if text == load_chunk_sample(sample.id):
+            return sample.strategy
+    if filename and "." in filename:
+        return SUITED_STRATEGIES.get(filename.rsplit(".", 1)[-1].lower())
+    return None

@@ -88,3 +88,11 @@ def overlap_from_percent(size: int, percent: float) -> int:
             "100% would repeat whole chunks."
         )
     return min(int(round(size * percent / 100)), max(size - 1, 0))
+
+
+def overlap_tokens(size: int, *, unit: str, value: float) -> int:
+    """The overlap in tokens from a setting in tokens or in % of the size:
+    ``overlap_tokens(200, unit="%", value=10) -> 20``."""
+    if unit == "%":
+        return overlap_from_percent(size, float(value))
+    return int(value)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from ..tokenizers.colours import PADDING, tokenizer_color
 from .counting import CountRow
 
 
@@ -24,7 +25,7 @@ def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
         x=alt.X("tokens:Q", title="tokens"),
     )
     bars = base.mark_bar(cornerRadiusEnd=3).encode(
-        color=alt.Color("tokenizer:N", legend=None),
+        color=tokenizer_color([r.tokenizer_id for r in rows], [r.tokenizer for r in rows], legend=False),
         tooltip=[
             alt.Tooltip("tokenizer:N"),
             alt.Tooltip("tokens:Q", format=","),
@@ -32,4 +33,4 @@ def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
         ],
     )
     labels = base.mark_text(align="left", dx=4).encode(text=alt.Text("tokens:Q", format=","))
-    return (bars + labels).properties(height=alt.Step(30), title="Tokens per tokenizer")
+    return (bars + labels).properties(height=alt.Step(30), padding=PADDING, title="Tokens per tokenizer")

@@ -26,6 +26,7 @@ tokenizers from `tokenizer_core.tokenizers`) -> `view` / `charts`.
 """
 
 from .costs import (
+    IDENTIFIER_ORDERS,
     KIND_PRIORITY,
     IdentifierAnalysis,
     IdentifierRow,
@@ -42,6 +43,7 @@ from .costs import (
     naming_costs,
     rewrite_code,
     rewrite_costs,
+    sort_identifiers,
     style_summary,
     token_cuts,
     word_alignment,
@@ -121,6 +123,7 @@ __all__ = [
     "WordSplit", "analyse_identifiers", "attribute_tokens", "classify_style", "code_heatmap_html",
     "code_sample_files", "code_view_window", "convert_style", "cost_colour", "cost_legend_html",
     "detect_code_language", "detect_indentation", "extract_identifiers", "filter_rows",
+    "IDENTIFIER_ORDERS", "sort_identifiers",
     "get_language", "guess_language", "identifier_records", "identifiers_csv", "kind_map",
     "language_from_filename", "layout_costs", "layout_variants", "lex_code", "load_code_file",
     "load_code_sample", "naming_costs", "pieces_html", "reindent", "remove_blank_lines",

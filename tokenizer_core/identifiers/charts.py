@@ -1,8 +1,8 @@
 """Charts of the code identifiers page: pure builders, data in, `alt.Chart` out.
 
-Legends stay on the right and axis titles short: with Streamlit's width="stretch" sizing, a
-legend above or below the plot (or an axis title longer than the plot) eats the fixed height
-and the bars collapse to nothing.
+Each tokenizer has its colour of every page (`tokenizer_color`). Legends sit under the plot
+in two columns so they fit a phone; Streamlit fits a chart, legend included, into its height,
+so each chart adds the legend's rows (`bottom_legend_px`) to its height.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from ..tokenizers.colours import PADDING, bottom_legend, bottom_legend_px, tokenizer_color
 from .costs import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
 from .layout import NO_INDENT, ORIGINAL, PARTS, REINDENT_UNITS, LayoutReport
 from .styles import STYLES
@@ -35,11 +36,15 @@ def top_identifiers_chart(
     tokenizer_names: Sequence[str] | None = None,
     *,
     top_n: int = 15,
+    measure: str = "alone",
 ) -> alt.Chart:
-    """Grouped horizontal bars: tokens (alone) of the first `top_n` rows, one bar per tokenizer.
+    """Grouped horizontal bars: tokens of the first `top_n` rows, one bar per tokenizer.
 
-    Rows keep the order given (the table's order). `top_n` is clamped to 1..60.
+    `measure` "alone": the name on its own; "file": what it costs in the file, all its uses
+    together. Rows keep the order given (the table's order). `top_n` is clamped to 1..60.
     """
+    if measure not in ("alone", "file"):
+        raise ValueError(f"measure must be 'alone' or 'file', not {measure!r}")
     top_n = max(1, min(int(top_n), 60))
     label = _names(tokenizer_ids, tokenizer_names)
     index = {tid: k for k, tid in enumerate(tokenizer_ids)}
@@ -48,7 +53,8 @@ def top_identifiers_chart(
         for tid in tokenizer_ids:
             c = r.costs[index[tid]]
             records.append({
-                "identifier": r.name, "order": order, "tokenizer": label[tid], "tokens": c.alone_tokens,
+                "identifier": r.name, "order": order, "tokenizer": label[tid],
+                "tokens": c.alone_tokens if measure == "alone" else c.context_total,
                 "split": " | ".join(c.pieces), "chars": r.length, "occurrences": r.occurrences,
             })  # fmt: skip
     df = pd.DataFrame(
@@ -59,15 +65,26 @@ def top_identifiers_chart(
         alt.Chart(df)
         .mark_bar(cornerRadiusEnd=2)
         .encode(
-            y=alt.Y("identifier:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),
+            y=alt.Y(
+                "identifier:N",
+                sort=alt.EncodingSortField("order", order="ascending"),
+                title=None,
+                axis=alt.Axis(labelLimit=0),  # whole names, never "DEFAULT_REORD…"
+            ),
             yOffset=alt.YOffset("tokenizer:N"),
-            x=alt.X("tokens:Q", title="tokens (the name alone)", axis=alt.Axis(tickMinStep=1)),
-            color=alt.Color("tokenizer:N", title="Tokenizer"),
+            x=alt.X(
+                "tokens:Q",
+                title="tokens (the name alone)" if measure == "alone" else "tokens in this file (all uses)",
+                axis=alt.Axis(tickMinStep=1),
+            ),
+            color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=["identifier:N", "tokenizer:N", "tokens:Q", "split:N", "chars:Q", "occurrences:Q"],
         )
         # the height holds title and axes (about 80 px) besides the bars
         .properties(
-            height=n * max(26, 8 + 9 * len(tokenizer_ids)) + 90, title=f"Tokens per identifier (top {n})"
+            height=n * max(26, 8 + 9 * len(tokenizer_ids)) + 90 + bottom_legend_px(len(tokenizer_ids)),
+            padding=PADDING,
+            title=f"Tokens per identifier (top {n})",
         )
     )
 
@@ -103,7 +120,7 @@ def style_tokens_chart(
             x=alt.X("style:N", sort=list(STYLES), title=None, axis=_SLANTED),
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("mean tokens:Q", title="mean tokens per name"),
-            color=alt.Color("tokenizer:N", title="Tokenizer"),
+            color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=[
                 "style:N",
                 "tokenizer:N",
@@ -113,7 +130,11 @@ def style_tokens_chart(
                 "tokens per character:Q",
             ],  # fmt: skip
         )
-        .properties(height=260, title="Average tokens by naming style")
+        .properties(
+            height=260 + bottom_legend_px(len(tokenizer_ids)),
+            padding=PADDING,
+            title="Average tokens by naming style",
+        )
     )
 
 
@@ -141,11 +162,14 @@ def layout_breakdown_chart(
             y=alt.Y("part:N", sort=list(PARTS), title=None),
             yOffset=alt.YOffset("tokenizer:N"),
             x=alt.X("percent:Q", title="% of the file's tokens"),
-            color=alt.Color("tokenizer:N", title="Tokenizer"),
+            color=tokenizer_color(report.tokenizer_ids, [label[t] for t in report.tokenizer_ids]),
             tooltip=["part:N", "tokenizer:N", "tokens:Q", "percent:Q"],
         )
         .properties(
-            height=df["part"].nunique() * max(30, 16 * len(report.tokenizer_ids)) + 100,
+            height=df["part"].nunique() * max(30, 16 * len(report.tokenizer_ids))
+            + 100
+            + bottom_legend_px(len(report.tokenizer_ids)),
+            padding=PADDING,
             title="What layout costs",
         )  # fmt: skip
     )
@@ -172,10 +196,14 @@ def indentation_chart(
             x=alt.X("indentation:N", sort=variants, title=None, axis=_SLANTED),
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("difference:Q", title="tokens vs as written"),
-            color=alt.Color("tokenizer:N", title="Tokenizer"),
+            color=tokenizer_color(report.tokenizer_ids, [label[t] for t in report.tokenizer_ids]),
             tooltip=["indentation:N", "tokenizer:N", "tokens:Q", "as written:Q", "difference:Q"],
         )
-        .properties(height=260, title=f"Re-indented: tabs, 2 or 4 spaces, {NO_INDENT}")
+        .properties(
+            height=260 + bottom_legend_px(len(report.tokenizer_ids)),
+            padding=PADDING,
+            title=alt.TitleParams("Re-indented", subtitle=f"tabs, 2 or 4 spaces, {NO_INDENT}"),
+        )
     )
 
 
@@ -196,7 +224,7 @@ def kind_share_chart(analysis: IdentifierAnalysis) -> alt.Chart:
         alt.Chart(df)
         .mark_bar()
         .encode(
-            y=alt.Y("tokenizer:N", title=None),
+            y=alt.Y("tokenizer:N", title=None, sort=[label[t] for t in analysis.tokenizer_ids]),
             x=alt.X(
                 "percent:Q", title="% of the file's tokens", stack="zero", scale=alt.Scale(domain=[0, 100])
             ),
@@ -205,12 +233,19 @@ def kind_share_chart(analysis: IdentifierAnalysis) -> alt.Chart:
                 sort=kinds,
                 title="Token spent on",
                 scale=alt.Scale(domain=kinds, range=[_KIND_COLOURS[k] for k in kinds]),
+                legend=bottom_legend(title="Token spent on", columns=3),
             ),  # fmt: skip
             order=alt.Order("order:Q"),
             tooltip=["tokenizer:N", "kind:N", "tokens:Q", "percent:Q"],
         )
         # the height holds the title, axis and the 7-entry legend as well as the bars
-        .properties(height=max(200, 28 * len(analysis.tokenizer_ids) + 120), title="Where the tokens go")
+        .properties(
+            height=28 * len(analysis.tokenizer_ids)
+            + 90
+            + bottom_legend_px(len(kinds), columns=3, title=True),
+            padding=PADDING,
+            title="Where the tokens go",
+        )
     )
 
 
@@ -236,8 +271,12 @@ def rewrite_chart(
             x=alt.X("style:N", sort=[c.style for c in costs[1:]], title=None, axis=_SLANTED),
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("change %:Q", title="% change in tokens"),
-            color=alt.Color("tokenizer:N", title="Tokenizer"),
+            color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=["style:N", "tokenizer:N", "tokens:Q", "change %:Q", "names renamed:Q"],
         )
-        .properties(height=240, title="The whole file in one naming style")
+        .properties(
+            height=240 + bottom_legend_px(len(tokenizer_ids)),
+            padding=PADDING,
+            title="The whole file in one naming style",
+        )
     )

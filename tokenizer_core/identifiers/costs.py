@@ -575,6 +575,34 @@ def filter_rows(
     return out
 
 
+# How "the most expensive names" can be ordered; the first is what a user means by expensive:
+# what the name costs in this file, summed over its uses (and over the tokenizers compared).
+IDENTIFIER_ORDERS: dict[str, str] = {
+    "file": "tokens in this file (uses × tokens)",
+    "per_char": "tokens per character",
+    "alone": "tokens of the name alone",
+    "uses": "uses",
+    "name": "name (A to Z)",
+}
+
+
+def sort_identifiers(rows: Iterable[IdentifierRow], *, by: str = "file") -> list[IdentifierRow]:
+    """Rows in one of the `IDENTIFIER_ORDERS`, most expensive first (ties: more uses, then name).
+
+    ``sort_identifiers(rows)[0]`` is the name that costs the most tokens in the file.
+    """
+    keys = {
+        "file": lambda r: (-sum(c.context_total for c in r.costs), -r.occurrences, r.name),
+        "per_char": lambda r: (-r.tokens_per_char, -r.length, r.name),
+        "alone": lambda r: (-sum(c.alone_tokens for c in r.costs), r.name),
+        "uses": lambda r: (-r.occurrences, r.name),
+        "name": lambda r: (r.name.lower(), r.name),
+    }
+    if by not in keys:
+        raise ValueError(f"unknown order {by!r}; choose one of {list(IDENTIFIER_ORDERS)}")
+    return sorted(rows, key=keys[by])
+
+
 __all__ = [
     "KIND_PRIORITY", "IdentifierAnalysis", "IdentifierRow", "NamingCost", "RewriteCost", "SINGLE",
     "StyleSummary", "TokenizerCost", "analyse_identifiers", "attribute_tokens", "filter_rows",

@@ -111,9 +111,7 @@ def normalize_vocab(pieces: Iterable[str]) -> tuple[str, ...]:
             )
         seen.setdefault(piece.lower(), None)
     if not seen:
-        raise GreedyVocabError(
-            "the vocabulary is empty; add at least one piece (e.g. the seed's: get, user, _)"
-        )
+        raise GreedyVocabError("the vocabulary is empty; add at least one piece (e.g. get, user, _)")
     if len(seen) > MAX_VOCAB_PIECES:
         raise GreedyVocabError(
             f"{len(seen):,} pieces is too many for teaching mode; the limit is {MAX_VOCAB_PIECES:,}"
@@ -194,7 +192,7 @@ class GreedyTokenizer(Tokenizer):
             family="Teaching",
             models=(),
             vocab_size=len(self.vocab),
-            source="tokenization seed: greedy longest match with a small fixed vocabulary",
+            source="the article “Tokens and Tokenization in LLM”: greedy longest match with a small fixed vocabulary",
             license="n/a",
             kind="custom",
             notes="Case-insensitive lookups; whitespace is dropped; unknown characters are single tokens.",

@@ -12,10 +12,21 @@ import altair as alt
 import pandas as pd
 
 from ..pricing import CostRow
+from ..tokenizers.colours import (
+    PADDING,
+    bottom_legend,
+    bottom_legend_px,
+    lighter,
+    tokenizer_color,
+    tokenizer_colour,
+)
 from .compare import LanguageRow, language_order
 
-# Above this premium the heatmap label turns white to stay readable on the dark cells.
-_DARK_FROM = 3.0
+# A cell's number is white on a cell darker than this (relative luminance, 0 to 1), black on
+# a lighter one: the luminance where both have the same WCAG contrast ratio with the cell
+# ((1 + 0.05) / (L + 0.05) == (L + 0.05) / (0 + 0.05), about 0.179), so every number gets at
+# least 4.58:1, above the 4.5:1 that WCAG AA asks of small text.
+DARK_CELL = (1.05 * 0.05) ** 0.5 - 0.05
 
 
 def _frame(rows: Sequence[LanguageRow]) -> pd.DataFrame:
@@ -36,7 +47,9 @@ def _frame(rows: Sequence[LanguageRow]) -> pd.DataFrame:
 def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.LayerChart:
     """Language x tokenizer cells coloured by premium (log scale, white = 1, the base), labelled.
 
-    Blue cells cost fewer tokens than the base language, red cells more.
+    Blue cells cost fewer tokens than the base language, red cells more. The chart takes the
+    width of its container (cells shrink on a phone); the number in a cell is white or dark by
+    the cell's own lightness; tokenizer names stand slanted above the columns.
     """
     df = _frame([r for r in rows if r.premium is not None])
     order = language_order(rows)
@@ -48,16 +61,16 @@ def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.Layer
             "tokenizer:N",
             sort=tok_order,
             title=None,
-            axis=alt.Axis(orient="top", labelAngle=0, labelLimit=90, labelOverlap=False, labelPadding=6),
+            axis=alt.Axis(
+                orient="top",
+                labelAngle=-45,
+                labelAlign="left",
+                labelLimit=0,
+                labelOverlap=False,
+                labelPadding=4,
+            ),
         ),
-        y=alt.Y("language:N", sort=order, title=None, axis=alt.Axis(labelLimit=160)),
-    )
-    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(
-            "premium:Q",
-            scale=alt.Scale(type="log", scheme="redblue", reverse=True, domain=[low, top], domainMid=1),
-            legend=alt.Legend(title=f"premium vs {base_name}", format=".1f", orient="right"),
-        ),
+        y=alt.Y("language:N", sort=order, title=None, axis=alt.Axis(labelLimit=0)),
         tooltip=[
             alt.Tooltip("language:N"),
             alt.Tooltip("tokenizer:N"),
@@ -66,16 +79,38 @@ def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.Layer
             alt.Tooltip("base_tokens:Q", title=f"tokens in {base_name}", format=","),
         ],
     )
+    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(
+            "premium:Q",
+            scale=alt.Scale(type="log", scheme="redblue", reverse=True, domain=[low, top], domainMid=1),
+            legend=alt.Legend(
+                title=f"premium vs {base_name}",
+                format=".1f",
+                orient="bottom",
+                direction="horizontal",
+                gradientLength=180,
+                titleLimit=0,
+            ),
+        ),  # fmt: skip
+    )
+    # The text colour follows the colour the cell really got from the scale.
     labels = base.mark_text(fontSize=11).encode(
         text=alt.Text("label:N"),
-        color=alt.condition(f"datum.premium >= {_DARK_FROM}", alt.value("white"), alt.value("#1f2328")),
+        color=alt.condition(
+            f"luminance(scale('color', datum.premium)) < {DARK_CELL:.4f}",
+            alt.value("white"),
+            alt.value("black"),
+        ),
     )
     return (cells + labels).properties(
-        width=alt.Step(96),
         height=alt.Step(22),
+        padding=PADDING,
         title=alt.TitleParams(
-            f"Token premium: tokens for the same content ÷ tokens in {base_name}",
-            subtitle="1.00 = as many tokens as the base language; 2.00 = twice as many",
+            f"Token premium vs {base_name}",
+            subtitle=[
+                f"tokens for the same content ÷ tokens in {base_name}",
+                "1.00 = as many, 2.00 = twice as many",
+            ],
         ),
     )
 
@@ -84,7 +119,8 @@ def tokens_chart(rows: Sequence[LanguageRow]) -> alt.Chart:
     """Grouped horizontal bars: tokens per language, one bar per tokenizer."""
     df = _frame(rows)
     order = language_order(rows)
-    tok_order = list(dict.fromkeys(r.tokenizer for r in rows))
+    pairs = dict(dict.fromkeys((r.tokenizer_id, r.tokenizer) for r in rows))
+    ids, tok_order = [i for i, _ in pairs], [n for _, n in pairs]
     n_tok = max(1, len(tok_order))
     return (
         alt.Chart(df)
@@ -93,11 +129,7 @@ def tokens_chart(rows: Sequence[LanguageRow]) -> alt.Chart:
             y=alt.Y("language:N", sort=order, title=None, axis=alt.Axis(labelLimit=160)),
             yOffset=alt.YOffset("tokenizer:N", sort=tok_order),
             x=alt.X("tokens:Q", title="tokens for the passage"),
-            color=alt.Color(
-                "tokenizer:N",
-                sort=tok_order,
-                legend=alt.Legend(orient="top", title=None, columns=min(n_tok, 4), labelLimit=160),
-            ),
+            color=tokenizer_color(ids, tok_order),
             tooltip=[
                 alt.Tooltip("language:N"),
                 alt.Tooltip("tokenizer:N"),
@@ -106,8 +138,29 @@ def tokens_chart(rows: Sequence[LanguageRow]) -> alt.Chart:
                 alt.Tooltip("chars_per_token:Q", title="chars/token", format=".2f"),
             ],
         )
-        .properties(height=len(order) * (5 * n_tok + 8), title="Tokens per language")
+        .properties(
+            height=len(order) * (5 * n_tok + 8) + bottom_legend_px(n_tok) + 40,
+            padding=PADDING,
+            title="Tokens per language",
+        )
     )
+
+
+def model_colours(models: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Each model in its tokenizer's colour; a second model on the same tokenizer a lighter shade.
+
+    ``model_colours([("GPT-5 mini", "o200k_base"), ("GPT-4o mini", "o200k_base")])``
+    -> ``{"GPT-5 mini": "#4c78a8", "GPT-4o mini": "#94aecb"}``
+    """
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for model, tid in models:
+        if model in out:
+            continue
+        k = seen.get(tid, 0)
+        seen[tid] = k + 1
+        out[model] = lighter(tokenizer_colour(tid), min(0.4 * k, 0.8))
+    return out
 
 
 def cost_chart(rows: Sequence[CostRow], *, workload_label: str = "") -> alt.Chart:
@@ -126,6 +179,7 @@ def cost_chart(rows: Sequence[CostRow], *, workload_label: str = "") -> alt.Char
     means = df.groupby("language", sort=False)["premium"].mean() if len(df) else pd.Series(dtype=float)
     order = list(means.sort_values(kind="stable").index)
     models = list(dict.fromkeys(r.model for r in rows))
+    colours = model_colours([(r.model, r.tokenizer_id) for r in rows])
     return (
         alt.Chart(df)
         .mark_bar(cornerRadiusEnd=2)
@@ -136,9 +190,8 @@ def cost_chart(rows: Sequence[CostRow], *, workload_label: str = "") -> alt.Char
             color=alt.Color(
                 "model:N",
                 sort=models,
-                legend=alt.Legend(
-                    orient="top", title=None, columns=min(max(1, len(models)), 4), labelLimit=200
-                ),
+                scale=alt.Scale(domain=models, range=[colours[m] for m in models]),
+                legend=bottom_legend(),
             ),
             tooltip=[
                 alt.Tooltip("language:N"),
@@ -150,7 +203,8 @@ def cost_chart(rows: Sequence[CostRow], *, workload_label: str = "") -> alt.Char
             ],
         )
         .properties(
-            height=len(order) * (5 * max(1, len(models)) + 8),
+            height=len(order) * (5 * max(1, len(models)) + 8) + bottom_legend_px(len(models)) + 40,
+            padding=PADDING,
             title=alt.TitleParams(
                 "Monthly cost of the workload per language", subtitle=workload_label or alt.Undefined
             ),

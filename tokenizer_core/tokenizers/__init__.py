@@ -12,6 +12,18 @@ imports none of them.
     [15339, 1917]
 """
 
+from .colours import (
+    LEGEND_COLUMNS,
+    PADDING,
+    PALETTE,
+    bottom_legend,
+    bottom_legend_px,
+    colour_scale,
+    lighter,
+    tokenizer_color,
+    tokenizer_colour,
+    tokenizer_colours,
+)
 from .encoders import (
     HFTokenizer,
     TiktokenTokenizer,
@@ -64,6 +76,9 @@ __all__ = [
     "unshared_boundaries", "visible_whitespace",
     # the light token view's data (drawn in the browser by the app)
     "TokenPane", "pane_marks", "pane_segments", "token_view_data", "view_payload",
+    # one colour per tokenizer on every chart
+    "LEGEND_COLUMNS", "PADDING", "PALETTE", "bottom_legend", "bottom_legend_px", "colour_scale", "lighter",
+    "tokenizer_color", "tokenizer_colour", "tokenizer_colours",
     # text input
     "MAX_TEXT_BYTES", "TEXT_EXTENSIONS", "InputError", "decode_text", "load_sample", "sample_names",
 ]  # fmt: skip

@@ -1,0 +1,56 @@
+"""Refresh the README's screenshots: every page at a phone's and a desktop's width.
+
+    python docs/screenshots.py [--out docs] [--pages "" bpe ...]
+
+Starts the app on a free local port, opens each page in Debian's Chromium (never
+`playwright install`) and saves `<out>/<page>-<width>px.png` at the page's full height.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, AppPage, streamlit_server  # noqa: E402
+
+PAGES = ["", "bpe", "languages", "identifiers", "chunks"]
+WIDTHS = [400, 1400]
+MAX_HEIGHT = 12_000  # px; a longer page is cut here
+
+
+def shoot(app: AppPage, path: Path, width: int) -> None:
+    app.page.wait_for_timeout(600)  # charts sized to their container draw once more
+    height = app.page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    app.page.set_viewport_size({"width": width, "height": min(max(900, height), MAX_HEIGHT)})
+    app.page.wait_for_timeout(600)
+    app.page.screenshot(path=str(path))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "docs")
+    ap.add_argument("--pages", nargs="*", default=PAGES)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with streamlit_server() as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        for width in WIDTHS:
+            for page in args.pages:
+                context = browser.new_context(viewport={"width": width, "height": 900})
+                app = AppPage(context.new_page(), url)
+                app.goto(page)
+                out = args.out / f"{page or 'counter'}-{width}px.png"
+                shoot(app, out, width)
+                print(out, "offsite requests:", len(app.offsite))
+                context.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
