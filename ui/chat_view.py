@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import Tokenizer, escape_markdown, legend_html
+from tokenizer_core import Tokenizer, TokenPane, escape_markdown, legend_html, token_count
 from tokenizer_core.counter.chat import (
     CHAT_FORMATS,
     ChatRenderError,
@@ -17,8 +17,9 @@ from tokenizer_core.counter.chat import (
 )
 from tokenizer_core.counter.models import Choice
 
-from .tokens import show_tokens
+from .token_view import token_view
 
+MAX_PIECES = 6_000  # pieces of the request drawn (the counts above cover all of it)
 HOW = {
     True: "the model's published template, rendered",
     False: "OpenAI's documented counting rule (no template is published)",
@@ -141,9 +142,16 @@ def request_section(
     pick = st.selectbox("Show the request as tokens for", list(labels), format_func=labels.get,
                         key="counter_request_pick")  # fmt: skip
     r = drawable[min(pick or 0, len(drawable) - 1)]
-    segs = request_segments(toks[r["tokenizer_id"]], r["parts"])
+    tid, fid = r["tokenizer_id"], r["format_id"]
+    segs = request_segments(toks[tid], r["parts"])
+    shown = segs[:MAX_PIECES]
+    text = "".join(p.text for p in r["parts"])[: shown[-1].end if shown else 0]
+    # the text view's own setting (same key): it follows from one mode to the other and into the link
+    ws = st.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
     st.html(legend_html([("dashed outline", "added by the chat format (special tokens and template text)"),
-                         ("hover", "token ids")]))  # fmt: skip
-    show_tokens(segs, mode="text", show_whitespace=bool(st.session_state.get("counter_ws")))
-    st.caption(f"{sum(len(s.ids) for s in segs):,} tokens. Source: "
-               f"{escape_markdown(CHAT_FORMATS[r['format_id']].source)}.")  # fmt: skip
+                         ("hover", "token ids, bytes and offsets")]))  # fmt: skip
+    n = token_count(segs)
+    caption = f"Drawing the first {len(shown):,} of {len(segs):,} pieces." if len(shown) < len(segs) else ""
+    pane = TokenPane(CHAT_FORMATS[fid].name, shown, note=f"{n:,} tokens", caption=caption)
+    token_view(text, [pane], key=f"counter_request_view_{tid}_{fid}", show_whitespace=ws)
+    st.caption(f"Source: {escape_markdown(CHAT_FORMATS[fid].source)}.")
