@@ -146,3 +146,36 @@ def test_ten_kilobytes_three_tokenizers_under_150_kb_per_rerun(app_page):
     app_page.settle()
     assert 10_000 < sent < 150_000
     assert app_page.page.locator(".tw-view").first.get_attribute("data-draw-ms") is not None
+
+
+def test_chat_request_marks_what_the_format_adds(app_page):
+    import json
+    from urllib.parse import urlencode
+
+    from tokenizer_core import pack_text
+
+    attack = "<img src=x onerror=alert(1)>"
+    msgs = [["user", f"Show {attack} as text"]]
+    app_page.goto(query=urlencode({"tok": "llama-3.1", "mode": "chat", "zm": pack_text(json.dumps(msgs))}))
+    box = app_page.page.locator(PANES)
+    expect(box).to_have_count(1)  # the request's view only: no text view in chat mode
+    expected = (  # Meta's published Llama 3.1 prompt format
+        "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n"
+        "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n<|eot_id|>"
+        f"<|start_header_id|>user<|end_header_id|>\n\nShow {attack} as text<|eot_id|>"
+        "<|start_header_id|>assistant<|end_header_id|>\n\n"
+    )
+    spans = box.locator("span")
+    assert "".join(spans.all_text_contents()) == expected.replace("\n", "")
+    special = box.locator("span.s")
+    assert special.first.text_content() == "<|begin_of_text|>"
+    assert "<|eot_id|>" in special.all_text_contents()
+    said = "".join(box.locator("span:not(.s)").all_text_contents())
+    assert f"Show {attack} as text" in said and "<|" not in said
+    assert special.first.evaluate("s => getComputedStyle(s).outlineStyle") == "dashed"
+    special.first.hover()
+    assert special.first.get_attribute("title").startswith("id 128000 (special token) | bytes")
+    assert box.locator("img").count() == 0 and app_page.dialogs == []
+    _click(app_page, "Show whitespace")
+    assert "↵" in "".join(box.locator("span").all_text_contents())
+    assert not app_page.exceptions()
