@@ -203,7 +203,6 @@ def test_typing_reruns_the_prompt_part_and_keeps_link_versions_and_picker_curren
     from urllib.parse import parse_qs, urlparse
 
     from tokenizer_core import unpack_text
-
     from ui.live_text import LIVE_LIMIT
 
     app_page.goto()
