@@ -105,7 +105,9 @@ def test_a_loaded_sample_replaces_the_box_text(app_page):
 def test_long_text_counts_on_ctrl_enter_and_says_so(app_page):
     app_page.goto()
     box = _box(app_page)
-    long_text = "word " * 5_000  # 25,000 characters: above the live limit
+    from ui.live_text import LIVE_LIMIT
+
+    long_text = "word " * (LIVE_LIMIT // 5 + 1_000)  # above the live limit
     box.fill(long_text)
     note = app_page.main.locator(".tw-live-note")
     expect(note).to_contain_text("Ctrl+Enter")
