@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, CONTEXT_WINDOWS, escape_markdown, load_sample, read_share_params
+from tokenizer_core import (
+    BUILTINS,
+    CONTEXT_WINDOWS,
+    Tokenizer,
+    escape_markdown,
+    load_sample,
+    read_share_params,
+)
+from tokenizer_core.counter.models import Choice, TokenizerGroup
 from tokenizer_core.counter.workspace import PromptVersion, Workspace
 from ui.chat_editor import chat_editor, current_messages, current_tools, set_messages
 from ui.chat_view import message_labels, request_counts, request_section
@@ -66,6 +74,83 @@ def apply_share_link() -> None:
     ss["counter_link_warnings"] = state.warnings
 
 
+@st.fragment
+def workspace(
+    choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int
+) -> None:
+    """Everything that depends on the prompt. A fragment: typing in the box, editing the chat and the
+    sections below rerun only this (not the title, the model picker, the sidebar). The model picker
+    and the context window are outside: changing them reruns the whole page, which calls this with
+    the new values."""
+    if st.session_state.pop("counter_full_rerun", False):
+        st.rerun()  # a workspace file chose other models: the picker above must show them
+    by_id = {t.id: t for t in toks}
+    st.session_state.setdefault("counter_mode", "text")
+    mode = st.segmented_control(
+        "Prompt", list(PROMPT_MODES), format_func=PROMPT_MODES.get, key="counter_mode",
+        help="Text: count a text alone. Chat request: messages with roles (and tools), counted the way each "
+        "model's chat format wraps them.",
+    ) or "text"  # fmt: skip
+
+    messages, tools, tokens = [], [], {}
+    text = st.session_state.get("counter_text", "")
+    if mode == "chat":
+        messages = current_messages("counter_chat")
+        tools, _ = current_tools("counter_chat")
+        rows = request_counts(messages, tools, choices, by_id)
+        messages, tools = chat_editor(
+            "counter_chat",
+            message_tokens=message_labels(rows, len(messages), {t.id: t.info.name for t in toks}),
+        )
+        rows = request_counts(messages, tools, choices, by_id)
+        if choices and toks:
+            request_section(rows, messages, tools, window, by_id)
+        totals = {(r["tokenizer_id"], r["format_id"]): r["total"] for r in rows if "total" in r}
+        tokens = {
+            c.id: totals[(c.tokenizer_id, c.chat_format)]
+            for c in choices
+            if (c.tokenizer_id, c.chat_format) in totals
+        }
+    else:
+        text = text_source(
+            "counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240, live=True
+        )
+        st.toggle(
+            "Count special tokens as special", key="counter_special",
+            help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
+            "user content). On: it becomes the single special token the tokenizer reserves for it.",
+        )  # fmt: skip
+        allow_special = bool(st.session_state.get("counter_special"))
+        if not choices:
+            st.info("Choose at least one model or tokenizer above.", icon=":material/arrow_upward:")
+        elif not text:
+            st.info(
+                "Paste some text, upload a file or load a sample to see its tokens.", icon=":material/edit:"
+            )
+        elif toks := working_tokenizers(toks, [text]):
+            rows = named(cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks), toks)
+            counts_section(rows, toks, groups)
+            token_views(text, toks, allow_special)
+            by_tok = {r.tokenizer_id: r.tokens for r in rows}
+            tokens = {c.id: by_tok[c.tokenizer_id] for c in choices if c.tokenizer_id in by_tok}
+
+    if tokens:
+        cost_section(tokens, choices)
+    tools_text = st.session_state.get("counter_chat_tools", "") or ""
+    pairs = tuple((m.role, m.content) for m in messages)
+    current = PromptVersion(
+        "current", mode, text if mode == "text" else "", pairs, tools_text if mode == "chat" else ""
+    )
+    versions_section(current, choices, by_id)
+    workspace_file_section(
+        Workspace([c.id for c in choices], mode, text, list(pairs), tools_text, versions())
+    )
+    share_section(
+        [c.id for c in choices], text, window, mode=mode, messages=messages,
+        tools=tools_text if mode == "chat" else "", versions=[v.to_json() for v in versions()],
+    )  # fmt: skip
+
+
 apply_share_link()
 st.title("Prompt workspace")
 st.caption(
@@ -83,65 +168,8 @@ with s2:
 groups = groups_for(choices)
 toks, errors = get_tokenizers([g.tokenizer_id for g in groups])
 show_unavailable(errors)
-by_id = {t.id: t for t in toks}
 
-st.session_state.setdefault("counter_mode", "text")
-mode = st.segmented_control(
-    "Prompt", list(PROMPT_MODES), format_func=PROMPT_MODES.get, key="counter_mode",
-    help="Text: count a text alone. Chat request: messages with roles (and tools), counted the way each "
-    "model's chat format wraps them.",
-) or "text"  # fmt: skip
-
-messages, tools, tokens = [], [], {}
-text = st.session_state.get("counter_text", "")
-if mode == "chat":
-    messages = current_messages("counter_chat")
-    tools, _ = current_tools("counter_chat")
-    rows = request_counts(messages, tools, choices, by_id)
-    messages, tools = chat_editor(
-        "counter_chat", message_tokens=message_labels(rows, len(messages), {t.id: t.info.name for t in toks})
-    )
-    rows = request_counts(messages, tools, choices, by_id)
-    if choices and toks:
-        request_section(rows, messages, tools, window, by_id)
-    totals = {(r["tokenizer_id"], r["format_id"]): r["total"] for r in rows if "total" in r}
-    tokens = {
-        c.id: totals[(c.tokenizer_id, c.chat_format)]
-        for c in choices
-        if (c.tokenizer_id, c.chat_format) in totals
-    }
-else:
-    text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240, live=True)
-    st.toggle(
-        "Count special tokens as special", key="counter_special",
-        help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
-        "user content). On: it becomes the single special token the tokenizer reserves for it.",
-    )  # fmt: skip
-    allow_special = bool(st.session_state.get("counter_special"))
-    if not choices:
-        st.info("Choose at least one model or tokenizer above.", icon=":material/arrow_upward:")
-    elif not text:
-        st.info("Paste some text, upload a file or load a sample to see its tokens.", icon=":material/edit:")
-    elif toks := working_tokenizers(toks, [text]):
-        rows = named(cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks), toks)
-        counts_section(rows, toks, groups)
-        token_views(text, toks, allow_special)
-        by_tok = {r.tokenizer_id: r.tokens for r in rows}
-        tokens = {c.id: by_tok[c.tokenizer_id] for c in choices if c.tokenizer_id in by_tok}
-
-if tokens:
-    cost_section(tokens, choices)
-tools_text = st.session_state.get("counter_chat_tools", "") or ""
-pairs = tuple((m.role, m.content) for m in messages)
-current = PromptVersion(
-    "current", mode, text if mode == "text" else "", pairs, tools_text if mode == "chat" else ""
-)
-versions_section(current, choices, by_id)
-workspace_file_section(Workspace([c.id for c in choices], mode, text, list(pairs), tools_text, versions()))
-share_section(
-    [c.id for c in choices], text, window, mode=mode, messages=messages,
-    tools=tools_text if mode == "chat" else "", versions=[v.to_json() for v in versions()],
-)  # fmt: skip
+workspace(choices, groups, toks, window)
 about_tokenizers()
 if any(c.id not in BUILTINS and c.model is None for c in choices):
     st.caption("Your own tokenizers have no chat format: they count texts only.")

@@ -2,6 +2,7 @@
 
     python bench/bench_live.py            # 1 KB and 10 KB, 30 edits each
     python bench/bench_live.py --quick    # 1 KB and 10 KB, 8 edits each
+    python bench/bench_live.py --quick --sizes 1,10,20,50,100   # where live updates start to lag
 
 Starts the app (`streamlit run`, headless) and Debian's Chromium (never `playwright install`),
 puts a text of the given size into the prompt workspace's box with the three default models,
@@ -17,6 +18,7 @@ machine as loaded as it is. Goal: median under 300 ms at 10 KB on the project's 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import statistics
 import subprocess
@@ -115,7 +117,7 @@ from tokenizer_core import load_builtin
 from ui.live_text import live_text_area
 
 tok = st.cache_resource(lambda: load_builtin("o200k_base"))()
-text = live_text_area("ref_text", label="Text")
+text = live_text_area("ref_text", label="Text", live_limit=10**9)
 st.metric("o200k_base", f"{{tok.count(text):,}}")
 """
 
@@ -128,6 +130,7 @@ def _server(script: Path) -> tuple[subprocess.Popen, str]:
          "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
          "--server.fileWatcherType=none"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "TOKENIZER_WORKBENCH_LIVE_LIMIT": str(10**9)},  # live at every size measured
     )  # fmt: skip
     _wait_healthy(url, proc)
     return proc, url
@@ -142,7 +145,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="8 edits per size")
     ap.add_argument("--verbose", action="store_true", help="print every edit's time")
+    ap.add_argument("--sizes", default="1,10", help="text sizes in KB, comma-separated (default 1,10)")
     args = ap.parse_args()
+    sizes = [int(float(k) * 1000) for k in args.sizes.split(",")]
     edits = 8 if args.quick else 30
 
     import tempfile
@@ -166,7 +171,7 @@ def main() -> None:
                 page.goto(url)
                 page.locator("textarea.tw-live-box").wait_for(timeout=60_000)
                 page.wait_for_timeout(2000)
-                for size in (1_000, 10_000):
+                for size in sizes:
                     results[name, size] = measure(page, _text(size), edits, "o200k_base", tok)
                     if args.verbose:
                         print(name, size, " ".join(f"{t:.0f}" for t in results[name, size]))
@@ -176,8 +181,10 @@ def main() -> None:
                 proc.wait(timeout=10)
         browser.close()
     models = ", ".join(MODELS[m].name for m in DEFAULT_CHOICES)
-    print(f"keystroke -> counts shown; workspace with {models}; {edits} edits; the box waits {PAUSE_MS} ms")
-    for size in (1_000, 10_000):
+    print(
+        f"keystroke -> counts shown (live at every size); workspace with {models}; {edits} edits; the box waits {PAUSE_MS} ms"
+    )
+    for size in sizes:
         w, r = results["workspace", size], results["reference", size]
         wp50, rp50 = statistics.median(w), statistics.median(r)
         print(

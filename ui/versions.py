@@ -70,6 +70,7 @@ def _on_workspace_file() -> None:
         return
     if ws.models:
         st.session_state["counter_tokenizers"] = ws.models
+        st.session_state["counter_full_rerun"] = True  # the model picker is outside the page's fragment
     st.session_state["counter_mode"] = ws.mode
     st.session_state["counter_text"] = ws.text
     if ws.messages:
@@ -85,7 +86,8 @@ def workspace_file_section(current: Workspace) -> None:
     ):
         c1, c2 = st.columns(2, vertical_alignment="bottom")
         c1.download_button(
-            "Save the workspace (JSON)", save_workspace(current), file_name="prompt_workspace.json",
+            # built on click, not on every keystroke's rerun (it holds the whole text)
+            "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
             mime="application/json", icon=":material/download:", key="counter_ws_save",
         )  # fmt: skip
         c2.file_uploader(

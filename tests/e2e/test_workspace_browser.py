@@ -105,7 +105,9 @@ def test_a_loaded_sample_replaces_the_box_text(app_page):
 def test_long_text_counts_on_ctrl_enter_and_says_so(app_page):
     app_page.goto()
     box = _box(app_page)
-    long_text = "word " * 5_000  # 25,000 characters: above the live limit
+    from ui.live_text import LIVE_LIMIT
+
+    long_text = "word " * (LIVE_LIMIT // 5 + 1_000)  # above the live limit
     box.fill(long_text)
     note = app_page.main.locator(".tw-live-note")
     expect(note).to_contain_text("Ctrl+Enter")
@@ -193,4 +195,52 @@ def test_versions_compared_and_the_workspace_file_round_trip(app_page, tmp_path)
     app_page.run(lambda: uploader.set_input_files(str(saved)))
     expect(box).to_have_value("Loaded from the file.")
     expect(app_page.main.get_by_text("Loaded ws.json: 2 versions.")).to_be_visible()
+    assert not app_page.exceptions()
+
+
+def test_typing_reruns_the_prompt_part_and_keeps_link_versions_and_picker_current(app_page, tmp_path):
+    """Typing reruns only the prompt part of the page (a fragment): the share link, the saved
+    version and a workspace file that picks models must still follow the current text."""
+    import json
+    from urllib.parse import parse_qs, urlparse
+
+    from tokenizer_core import unpack_text
+    from ui.live_text import LIVE_LIMIT
+
+    app_page.goto()
+    # the page says up to which size counts follow typing
+    expect(app_page.main.locator(".tw-live-note")).to_contain_text(f"up to {LIVE_LIMIT:,} characters")
+    _clear(app_page)
+    typed = ""
+    for ch in "Shared words":
+        typed += ch
+        app_page.run(lambda ch=ch: app_page.page.keyboard.type(ch))  # no Enter: the box sends by itself
+    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").first).to_contain_text(
+        f"{builtin('o200k_base').count(typed):,}"
+    )
+    # the address bar and the link shown under "Share this view" carry the typed text
+    assert unpack_text(parse_qs(urlparse(app_page.page.url).query)["z"][0]) == typed
+    app_page.main.get_by_text("Share this view").click()
+    shown = app_page.main.get_by_test_id("stCode").filter(has_text="z=").first.inner_text()
+    assert unpack_text(parse_qs(urlparse(shown.strip()).query)["z"][0]) == typed
+    # saving a version right after typing saves what was typed
+    name = app_page.main.get_by_role("textbox", name="Version name")
+    name.fill("typed")
+    app_page.run(lambda: name.press("Enter"))
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Save the prompt as a version").click())
+    expect(app_page.main.get_by_text(f"typed · text · {len(typed)} characters")).to_be_visible()
+    # a workspace file that chooses models updates the model picker above the prompt part
+    doc = {"format": "tokenizer-workbench/workspace", "version": 1, "models": ["r50k_base"], "mode": "text",
+           "text": "From the file.", "messages": [], "tools": "", "versions": []}  # fmt: skip
+    path = tmp_path / "models.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    app_page.main.get_by_text("Workspace file (save or load").click()
+    uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").last
+    app_page.run(lambda: uploader.set_input_files(str(path)))
+    app_page.settle()
+    expect(app_page.main.get_by_test_id("stMultiSelect").first).to_contain_text("r50k_base")
+    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="r50k_base").first).to_contain_text(
+        f"{builtin('r50k_base').count('From the file.'):,}"
+    )
+    expect(_box(app_page)).to_have_value("From the file.")
     assert not app_page.exceptions()
