@@ -25,7 +25,7 @@ from tokenizer_core.bpe.encode import tiktoken_ranks
 
 PROSE = BPE_PRESETS["English prose (4 KB)"].corpus()
 CODE = BPE_PRESETS["Python code (4 KB)"].corpus()
-SEED_002 = BPE_PRESETS["Seed 002: load / data / stream (ties: largest, </w>)"]
+SEED_002 = BPE_PRESETS["load / data / stream"]
 
 
 def _byte_model(text: str = PROSE, pre: str = "cl100k", merges: int = 200):
