@@ -142,3 +142,21 @@ def test_bpe_error_crosses_the_process_boundary(pool):
     job = pool.submit(train_bpe_task, "not a count line", "counts", options, top_n=0, max_steps=10)
     with pytest.raises(BPEError):
         job.result(timeout=60)
+
+
+def test_workers_never_run_the_hosts_main_script(tmp_path, monkeypatch):
+    """Streamlit runs each page script as a module named __main__ with a __file__; a worker
+    started by multiprocessing would import that file again (running the whole app, without a
+    server, in every worker). Workers import only what their job needs."""
+    import sys
+    import types
+
+    marker = tmp_path / "ran"
+    script = tmp_path / "fake_app.py"
+    script.write_text(f"open({str(marker)!r}, 'w').write('the app ran in a worker')\n")
+    fake_main = types.ModuleType("__main__")
+    fake_main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", fake_main)
+    with JobPool(workers=1, nice=0) as pool:
+        assert pool.submit(h.square, 3).result(timeout=60) == 9
+    assert not marker.exists(), marker.read_text()

@@ -242,6 +242,33 @@ def default_workers() -> int:
     return max(1, cores - 1)
 
 
+def _workers_skip_main() -> None:
+    """Stop multiprocessing from importing the host's ``__main__`` file in each worker.
+
+    Under forkserver or spawn, a new process first imports the parent's main script so that
+    functions defined there can be unpickled. In a Streamlit server that "main script" is the
+    page script Streamlit runs as a module named ``__main__``: every worker would run the whole
+    app without a server (loading tokenizers, logging "missing ScriptRunContext"). Job
+    functions here always live in importable modules, so workers need none of it. Applied once,
+    when the first pool is made.
+    """
+    from multiprocessing import spawn
+
+    if getattr(spawn.get_preparation_data, "_skips_main", False):
+        return
+    original = spawn.get_preparation_data
+
+    @functools.wraps(original)
+    def without_main(name: str) -> dict[str, Any]:
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+    without_main._skips_main = True  # type: ignore[attr-defined]
+    spawn.get_preparation_data = without_main
+
+
 def _default_context() -> str:
     method = os.environ.get("TW_START_METHOD", "").strip()
     if method:
@@ -290,9 +317,11 @@ class JobPool:
             else float(os.environ.get("TW_WORKER_IDLE_SECONDS", "120"))
         )
         self._last_busy = time.monotonic()
+        _workers_skip_main()
         self._ctx = mp.get_context(start_method or _default_context())
-        if self._ctx.get_start_method() == "forkserver" and preload:
-            self._ctx.set_forkserver_preload(list(preload))  # each worker forks with these imported
+        if self._ctx.get_start_method() == "forkserver":
+            # each worker forks with these imported; never the default ["__main__"] (see above)
+            self._ctx.set_forkserver_preload(list(preload))
         self._nice = nice
         self._queue = self._ctx.Queue()
         self._flags = self._ctx.RawArray("b", _SLOTS)
