@@ -56,7 +56,7 @@ def test_typescript_sample_end_to_end(app_page):
     click_tab(app_page, "Code view")
     first = next(i for i, o in enumerate(extraction.occurrences) if o.name == "parseHTTPResponse2xx")
     n = analysis.occurrence_tokens["o200k_base"][first]
-    title = f"parseHTTPResponse2xx: {n} token{'s' if n != 1 else ''} here (o200k_base), {row.costs[0].alone_tokens} alone"
+    title = f"parseHTTPResponse2xx: {n} token{'s' if n != 1 else ''} here, {row.costs[0].alone_tokens} alone"
     expect(app_page.page.locator(f'.tw-code span[title^="{title}"]').first).to_be_visible()
 
     click_tab(app_page, "Teaching mode")
