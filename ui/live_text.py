@@ -3,7 +3,7 @@ Ctrl+Enter or a click outside).
 
 Built with ``st.components.v2`` (inline HTML/CSS/JS, no iframe). Rules it keeps:
 
-* The text is sent about 200 ms after the last keystroke, never during an IME composition
+* The text is sent about 150 ms after the last keystroke, never during an IME composition
   (``compositionstart`` .. ``compositionend``), so CJK input is not cut up.
 * A rerun never writes into the box: the browser's own undo history, cursor and any keys typed
   while the rerun was on its way stay as they are. Python writes the text into the box only when
@@ -34,7 +34,9 @@ import streamlit as st
 # Measured before the light token view landed (it sends ~12x less per rerun): re-run to raise it.
 # TOKENIZER_WORKBENCH_LIVE_LIMIT is for bench/bench_live.py, which measures above the limit.
 LIVE_LIMIT = int(os.environ.get("TOKENIZER_WORKBENCH_LIVE_LIMIT") or 0) or 30_000
-PAUSE_MS = 200
+PAUSE_MS = (
+    150  # the issue asks for 150-300 ms; the shortest keeps a keystroke-to-count median under 300 ms at 10 KB
+)
 
 _HTML = """
 <div class="tw-live">
