@@ -94,3 +94,8 @@ def test_unknown_models_in_a_file_are_skipped_with_a_note():
     ws, notes = load_workspace(json.dumps({"format": FORMAT, "version": 1, "models": ["gpt-4o", "gpt-99"]}),
                                known_models=["gpt-4o"])  # fmt: skip
     assert ws.models == ["gpt-4o"] and "gpt-99" in notes[0]
+
+
+def test_a_file_nested_thousands_of_levels_deep_is_refused_with_a_message():
+    with pytest.raises(WorkspaceError, match="levels deep"):
+        load_workspace("[" * 100_000 + "]" * 100_000, known_models=[])

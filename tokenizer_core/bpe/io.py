@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, fields
 
+from ..tokenizers.textio import read_json_file
 from .model import BPEError, BPEModel, BPEOptions, MergeStep, Symbol
 
 FORMAT = "tokenizer-workbench/bpe"
@@ -79,22 +80,9 @@ def _symbol(value, *, byte_level: bool, where: str) -> Symbol:
 
 def load_bpe_model(data: bytes | str) -> BPEModel:
     """Read a saved model; raises BPEError saying what is wrong and where."""
-    if isinstance(data, bytes):
-        if len(data) > MAX_FILE_BYTES:
-            raise BPEError(f"the file is {len(data):,} bytes; the limit is {MAX_FILE_BYTES:,}")
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise BPEError("the file is not UTF-8 text: upload a .json file saved by this page") from None
-    try:
-        doc = json.loads(data)
-    except json.JSONDecodeError as exc:
-        raise BPEError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except RecursionError:
-        raise BPEError(
-            "the file nests lists or objects thousands of levels deep, which no saved model does: "
-            "upload a .json file saved by this page"
-        ) from None
+    doc = read_json_file(
+        data, max_bytes=MAX_FILE_BYTES, error=BPEError, kind="a .json file saved by this page"
+    )
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BPEError(f'not a BPE model saved by this page (expected "format": "{FORMAT}")')
     version = doc.get("version")

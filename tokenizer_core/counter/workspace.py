@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..tokenizers.encoders import Tokenizer
-from ..tokenizers.textio import InputError
+from ..tokenizers.textio import InputError, read_json_file
 from .chat import CHAT_FORMATS, ChatRenderError, Message, count_request, parse_tools
 
 FORMAT = "tokenizer-workbench/workspace"
@@ -189,17 +189,7 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
 
     Raises WorkspaceError saying what is wrong and where; nothing is partly loaded.
     """
-    if isinstance(data, bytes):
-        if len(data) > MAX_FILE_BYTES:
-            raise WorkspaceError(f"the file is {len(data):,} bytes; the limit is {MAX_FILE_BYTES:,}")
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise WorkspaceError("the file is not UTF-8 text: upload a .json workspace file") from None
-    try:
-        doc = json.loads(data)
-    except json.JSONDecodeError as exc:
-        raise WorkspaceError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    doc = read_json_file(data, max_bytes=MAX_FILE_BYTES, error=WorkspaceError, kind="a .json workspace file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise WorkspaceError(f'not a workspace file saved by this app (expected "format": "{FORMAT}")')
     version = doc.get("version")

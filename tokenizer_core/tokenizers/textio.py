@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import json
 from importlib import resources
 
 TEXT_EXTENSIONS = (
@@ -74,3 +75,26 @@ def load_sample(name: str) -> str:
     if not path.is_file():
         raise InputError(f"no sample named {name!r}; choose one of {sample_names()}")
     return path.read_text(encoding="utf-8")
+
+
+def read_json_file(data: bytes | str, *, max_bytes: int, error: type[Exception], kind: str) -> object:
+    """The JSON document in an uploaded file, or `error` saying in plain words what is wrong.
+
+    `kind` names the file users should upload (e.g. "a .json file saved by this page").
+    ``read_json_file(b'{"a": 1}', max_bytes=10, error=ValueError, kind="a file") -> {'a': 1}``
+    """
+    if isinstance(data, bytes):
+        if len(data) > max_bytes:
+            raise error(f"the file is {len(data):,} bytes; the limit is {max_bytes:,}")
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise error(f"the file is not UTF-8 text: upload {kind}") from None
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise error(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise error(
+            f"the file nests lists or objects thousands of levels deep, which no such file does: upload {kind}"
+        ) from None
