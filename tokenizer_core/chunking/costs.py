@@ -245,6 +245,21 @@ def _units_from_ids(
     return byte_ends[valid] - before[valid], valid, n
 
 
+def _joined_units(pieces: Sequence[str], parts: Sequence[Any]) -> TokenUnits | None:
+    """Per-piece units (piece-relative char ends, valid counts, tokens) joined into one
+    document's, offset by the pieces before; None if any piece has none."""
+    if any(p is None for p in parts):
+        return None
+    ends, cum = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    chars = tokens = 0
+    for piece, (char_ends, valid, n) in zip(pieces, parts):
+        ends.append(char_ends + chars)
+        cum.append(valid + (tokens + 1))
+        chars += len(piece)
+        tokens += n
+    return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
+
+
 def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
     """Units from one pass over the text: ~100 KB pieces, each encoded and mapped to character
     offsets on one of two threads (tiktoken and numpy release the GIL)."""
@@ -262,16 +277,7 @@ def _fast_units(tokenizer: TiktokenTokenizer, text: str) -> TokenUnits | None:
         parts = [_piece_units(enc, lengths, clean)]
     else:
         parts = list(_pool().map(lambda p: _piece_units(enc, lengths, p), pieces))
-    if any(p is None for p in parts):
-        return None
-    ends, cum = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
-    chars = tokens = 0
-    for piece, (char_ends, valid, n) in zip(pieces, parts):
-        ends.append(char_ends + chars)
-        cum.append(valid + (tokens + 1))
-        chars += len(piece)
-        tokens += n
-    return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
+    return _joined_units(pieces, parts)
 
 
 def _hf_token_lengths(tokenizer: HFTokenizer) -> np.ndarray:
@@ -302,16 +308,7 @@ def _hf_units(tokenizer: HFTokenizer, text: str) -> TokenUnits | None:
     pieces = split_for_batch(clean)
     lengths = _hf_token_lengths(tokenizer)
     parts = [_units_from_ids(ids, lengths, p) for ids, p in zip(tokenizer.ordinary_id_arrays(pieces), pieces)]
-    if any(p is None for p in parts):
-        return None
-    ends, cum = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
-    chars = tokens = 0
-    for piece, (char_ends, valid, n) in zip(pieces, parts):
-        ends.append(char_ends + chars)
-        cum.append(valid + (tokens + 1))
-        chars += len(piece)
-        tokens += n
-    return TokenUnits(np.concatenate(ends), np.concatenate(cum), True)
+    return _joined_units(pieces, parts)
 
 
 def fast_token_units(tokenizer: Tokenizer, text: str) -> TokenUnits | None:
