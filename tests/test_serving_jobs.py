@@ -10,6 +10,7 @@ import asyncio
 import os
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -31,6 +32,13 @@ def server():
 @pytest.fixture(scope="module")
 def corpus() -> str:
     return english_prose(BIG + 10_000)[:BIG]
+
+
+def run_in_own_loop(coro):
+    """asyncio.run in a thread of its own, so a loop left running in the main thread (Playwright's
+    sync API, when the browser tests ran first in the same pytest process) cannot interfere."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def _children(pid: int) -> list[int]:
@@ -77,7 +85,7 @@ def test_cancel_button_stops_training_and_keeps_the_old_model(server, corpus):
         await s.close()
         return r, took
 
-    r, took = asyncio.run(go())
+    r, took = run_in_own_loop(go())
     assert not exceptions(r)
     assert any("Training cancelled" in a for a in alerts(r)), alerts(r)
     assert metric_values(r).get("Merges learned") == "12"  # the first visit's model is still shown
@@ -100,7 +108,7 @@ def test_a_session_that_leaves_cancels_its_job(server, corpus):
         await t.close()
         return r, time.perf_counter() - t1
 
-    r, took = asyncio.run(go())
+    r, took = run_in_own_loop(go())
     assert metric_values(r).get("Merges learned") == "50" and not exceptions(r)
     assert took < 15, f"the new training waited {took:.1f} s: the abandoned job kept the worker"
 
@@ -125,7 +133,7 @@ def test_a_killed_worker_is_reported_and_training_again_works_meanwhile_others_c
         await other.close()
         return counted, failed, again
 
-    counted, failed, again = asyncio.run(go())
+    counted, failed, again = run_in_own_loop(go())
     from tokenizer_core import load_builtin
 
     want = len(load_builtin("o200k_base").encoding.encode_ordinary("Another person counts meanwhile."))

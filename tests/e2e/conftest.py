@@ -104,8 +104,14 @@ def server_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(server_url):
+    """One Chromium for the browser tests, closed when they end.
+
+    Package scope, not session: Playwright's sync API keeps an event loop running in the main
+    thread while it is open, and tests run after this package (asyncio clients of a real server)
+    must not find one.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
