@@ -30,7 +30,7 @@ from tokenizer_core import (
     view_window,
 )
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
-from ui.chunks import SAMPLES, cached_chunks, cached_count, on_model_change
+from ui.chunks import SAMPLES, chunks_of, document_tokens, on_model_change
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed, tokenizer_select
 
@@ -229,9 +229,11 @@ if not text.strip():
     st.stop()
 
 try:
-    doc_tokens = cached_count(text, tok.id, tok)
+    doc_tokens = document_tokens(text, tok)
 except TokenizerFailed as exc:
     tokenizer_failed(exc, tok.info.name)
+    st.stop()
+if doc_tokens is None:  # cancelled: the page said so
     st.stop()
 if (least := least_chunks(doc_tokens, size=size, overlap=overlap)) > MAX_CHUNKS:
     with_overlap = f" with an overlap of {overlap:,}" if overlap else ""
@@ -243,7 +245,9 @@ if (least := least_chunks(doc_tokens, size=size, overlap=overlap)) > MAX_CHUNKS:
     )  # fmt: skip
     st.stop()
 
-result = cached_chunks(text, tok.id, strategy, size, overlap, tok)
+result = chunks_of(text, tok, strategy, size, overlap)
+if result is None:
+    st.stop()
 if len(result.chunks) > MAX_CHUNKS:  # boundaries can make more chunks than the fewest possible
     st.error(
         f"These settings cut the document into {len(result.chunks):,} chunks (the page shows at most "

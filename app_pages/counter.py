@@ -20,14 +20,14 @@ from ui.costs import cost_section
 from ui.counter_view import (
     CUSTOM,
     about_tokenizers,
-    cached_counts,
     context_window_input,
+    count_rows,
     counts_section,
     share_section,
     token_views,
 )
 from ui.models import groups_for, known_choice_ids, model_select
-from ui.state import get_tokenizers, named
+from ui.state import get_tokenizers
 from ui.versions import VERSIONS, versions, versions_section, workspace_file_section
 from ui.widgets import show_unavailable, text_source, working_tokenizers
 
@@ -127,8 +127,9 @@ def workspace(
             st.info(
                 "Paste some text, upload a file or load a sample to see its tokens.", icon=":material/edit:"
             )
-        elif toks := working_tokenizers(toks, [text]):
-            rows = named(cached_counts(text, tuple(t.id for t in toks), window, allow_special, toks), toks)
+        elif (toks := working_tokenizers(toks, [text])) and (
+            rows := count_rows(text, toks, window, allow_special)
+        ) is not None:
             counts_section(rows, toks, groups)
             token_views(text, toks, allow_special)
             by_tok = {r.tokenizer_id: r.tokens for r in rows}

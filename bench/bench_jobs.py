@@ -2,6 +2,7 @@
 
     python bench/bench_jobs.py            # corpus sizes 1K..1M characters, 1,000 merges, 3 rounds
     python bench/bench_jobs.py --quick    # fewer sizes, 1 round
+    python bench/bench_jobs.py --counting --chunking   # only those (texts of 30K..20M characters)
 
 For each corpus size (English prose, the page's default trainer settings: UTF-8 bytes, the
 cl100k regex, 1,000 merges, 8 candidates recorded per merge) it times the training in this
@@ -12,6 +13,12 @@ The page keeps a corpus in-process while its training takes about as long as one
 rerun, and sends larger ones to the pool: see BPE_IN_PROCESS_MAX_CHARS in app_pages/bpe.py.
 The same for the identifiers page's analysis (standard-library Python code, the three default
 tokenizers, which each worker loads once): IDENT_IN_PROCESS_MAX_CHARS in app_pages/identifiers.py.
+
+Counting a very large text (the counter's three default tokenizers) and chunking a large document
+(the chunk page's default Markdown strategy, cl100k_base and the slowest engine, DeepSeek V4) are
+mostly native code, so wall time alone undersells what an in-process run costs the others: the
+"others waited" column is how late a thread that wants the interpreter every millisecond (another
+session's script) ran in total, measured during the run. The limits are in ui/jobs.py.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -29,14 +37,30 @@ if str(ROOT) not in sys.path:
 from bench.corpus import english_prose  # noqa: E402
 from tokenizer_core import BPEOptions  # noqa: E402
 from tokenizer_core.jobs import JobPool  # noqa: E402
-from tokenizer_core.tasks import analyse_identifiers_task, train_bpe_task, worker_builtin  # noqa: E402
+from tokenizer_core.tasks import (  # noqa: E402
+    analyse_identifiers_task,
+    chunk_task,
+    count_task,
+    train_bpe_task,
+    worker_builtin,
+)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--merges", type=int, default=1_000)
+    ap.add_argument("--counting", action="store_true", help="only counting (with --chunking: both)")
+    ap.add_argument("--chunking", action="store_true", help="only chunking (with --counting: both)")
     args = ap.parse_args()
+    if args.counting or args.chunking:
+        with JobPool(workers=1, nice=0) as pool:
+            pool.warm_up()
+            if args.counting:
+                counting(pool, quick=args.quick)
+            if args.chunking:
+                chunking(pool, quick=args.quick)
+        return
     sizes = [1_000, 10_000, 100_000] if args.quick else [1_000, 4_000, 16_000, 64_000, 256_000, 1_000_000]
     rounds = 1 if args.quick else 3
     text = english_prose(max(sizes) * 2)
@@ -59,6 +83,8 @@ def main() -> None:
             a, b = statistics.median(local), statistics.median(pooled)
             print(f"{n:>9,} {a:>13.3f} {b:>8.3f} {b - a:>+10.3f}s")
         identifiers(pool, sizes, rounds)
+        counting(pool, quick=args.quick)
+        chunking(pool, quick=args.quick)
 
 
 def identifiers(pool: JobPool, sizes: list[int], rounds: int) -> None:
@@ -84,6 +110,81 @@ def identifiers(pool: JobPool, sizes: list[int], rounds: int) -> None:
             pooled.append(time.perf_counter() - t0)
         a, b = statistics.median(local), statistics.median(pooled)
         print(f"{len(part):>9,} {a:>13.3f} {b:>8.3f} {b - a:>+10.3f}s")
+
+
+def others_waited(fn) -> tuple[float, float]:
+    """(wall seconds of fn(), total lateness of a thread that wants the interpreter every 1 ms)."""
+    late: list[float] = []
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.is_set():
+            t = time.perf_counter()
+            time.sleep(0.001)
+            late.append(time.perf_counter() - t - 0.001)
+
+    th = threading.Thread(target=tick)
+    th.start()
+    time.sleep(0.02)
+    late.clear()
+    t0 = time.perf_counter()
+    fn()
+    wall = time.perf_counter() - t0
+    stop.set()
+    th.join()
+    return wall, sum(late)
+
+
+def _median(fn, quick: bool) -> tuple[float, float]:
+    """Medians of `others_waited(fn)` over 1 (quick) or 3 rounds."""
+    runs = [others_waited(fn) for _ in range(1 if quick else 3)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
+def _table(title: str, rows) -> None:
+    print(f"\n{title}")
+    print(f"{'chars':>11} {'in-process s':>13} {'others waited s':>16} {'pool s':>8} {'others waited s':>16}")
+    for n, (a, la), (b, lb) in rows:
+        print(f"{n:>11,} {a:>13.3f} {la:>16.3f} {b:>8.3f} {lb:>16.3f}")
+
+
+def counting(pool: JobPool, *, quick: bool) -> None:
+    ids = ("o200k_base", "cl100k_base", "llama3")
+    sizes = (
+        [100_000, 1_000_000, 5_000_000]
+        if quick
+        else [100_000, 300_000, 1_000_000, 3_000_000, 10_000_000, 20_000_000]
+    )
+    text = english_prose(max(sizes) + 1000)
+    kw = {"context_window": 128_000, "allow_special": False}
+    count_task(text[:NATIVE_WARM], ids, **kw)  # engines loaded and checked, here and in the worker
+    pool.submit(count_task, text[:NATIVE_WARM], ids, **kw).result()
+    rows = []
+    for n in sizes:
+        part = text[:n]
+        local = _median(lambda: count_task(part, ids, **kw), quick)
+        pooled = _median(lambda: pool.submit(count_task, part, ids, **kw).result(), quick)
+        rows.append((n, local, pooled))
+    _table("counting (English prose, the counter's 3 default tokenizers)", rows)
+
+
+def chunking(pool: JobPool, *, quick: bool) -> None:
+    sizes = [30_000, 300_000, 1_000_000] if quick else [30_000, 100_000, 300_000, 1_000_000, 3_000_000]
+    text = english_prose(max(sizes) + 1000)
+    for tid in ("cl100k_base", "deepseek_v4"):
+        args = (tid, "markdown", 512, 0)
+        chunk_task(text[:NATIVE_WARM], *args)
+        pool.submit(chunk_task, text[:NATIVE_WARM], *args).result()
+        rows = []
+        for n in sizes:
+            part = text[:n]
+            local = _median(lambda: chunk_task(part, *args), quick)
+            pooled = _median(lambda: pool.submit(chunk_task, part, *args).result(), quick)
+            rows.append((n, local, pooled))
+        _table(f"chunking (English prose, Markdown strategy, 512 tokens, {tid})", rows)
+
+
+NATIVE_WARM = 600_000  # characters: over NATIVE_MIN_CHARS, so the native engines are loaded and checked first
 
 
 if __name__ == "__main__":

@@ -141,3 +141,40 @@ def test_a_killed_worker_is_reported_and_training_again_works_meanwhile_others_c
     assert any("stopped unexpectedly" in a and "run it again" in a for a in alerts(failed)), alerts(failed)
     assert not exceptions(failed)
     assert metric_values(again).get("Merges learned") == "30" and not exceptions(again)
+
+
+def test_cancel_stops_chunking_a_large_document_and_chunking_again_works(server):
+    """A document far over the chunk page's in-process limit is chunked in the worker: its Cancel
+    button stops it, the page says so and keeps the text, and "Chunking again" chunks it."""
+    port, _ = server
+    doc = english_prose(2_000_000)[:1_500_000]
+
+    def chunk_cancel(kind, proto) -> bool:
+        return kind == "button" and proto.id.endswith("-chunks_job_cancel")
+
+    async def go():
+        s = Session(port, "chunks")
+        await s.open()
+        await s.set(chunks_tokenizer="deepseek_v4", chunks_size=256)  # the slowest engine
+        t0 = await s.start(chunks_text=doc)
+        await s.until(t0, element=chunk_cancel)  # counted; the chunking is running
+        await asyncio.sleep(0.5)
+        cancelled = await s.set(click="chunks_job_cancel", timeout=60)
+        other = Session(port)
+        await other.open()
+        counted = await other.set(counter_text="Another person counts meanwhile.")
+        again = await s.set(click="chunks_job_again", timeout=300)
+        await s.close()
+        await other.close()
+        return cancelled, counted, again
+
+    cancelled, counted, again = run_in_own_loop(go())
+    assert not exceptions(cancelled)
+    assert any("Chunking cancelled" in a for a in alerts(cancelled)), alerts(cancelled)
+    assert "Chunks" not in metric_values(cancelled)
+    assert not exceptions(counted) and metric_values(counted)
+    assert not exceptions(again) and not any("cancelled" in a for a in alerts(again)), alerts(again)
+    from tokenizer_core import chunk_text, load_builtin
+
+    expected = chunk_text(doc, load_builtin("deepseek_v4"), strategy="markdown", size=256)
+    assert metric_values(again)["Chunks"] == f"{len(expected.chunks):,}"

@@ -11,6 +11,8 @@ import functools
 
 from .bpe.model import BPEModel, BPEOptions, MergeStep, PairCount, count_words, parse_word_counts
 from .bpe.train import BPETrainer
+from .chunking import ChunkResult, chunk_text
+from .counter.counting import CountRow, count_row, text_stats
 from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identifiers
 from .jobs import report
 from .tokenizers import Tokenizer, load_builtin
@@ -83,4 +85,31 @@ def analyse_identifiers_task(
     return out
 
 
-__all__ = ["analyse_identifiers_task", "train_bpe_task", "worker_builtin"]
+def count_task(
+    text: str, tokenizer_ids: tuple[str, ...], *, context_window: int, allow_special: bool
+) -> list[CountRow]:
+    """The counter's rows for a very large text with built-in tokenizers (ids), as `count_table`."""
+    report(0.0, "Counting tokens...")
+    toks = [worker_builtin(t) for t in tokenizer_ids]
+    stats = text_stats(text)
+    rows = []
+    for k, tok in enumerate(toks):
+        report(k / len(toks), f"Counting {tok.info.name} tokens...")
+        rows.append(
+            count_row(text, tok, context_window=context_window, allow_special=allow_special, stats=stats)
+        )
+    report(1.0, "Done")
+    return rows
+
+
+def chunk_task(text: str, tokenizer_id: str, strategy: str, size: int, overlap: int) -> ChunkResult:
+    """The chunk previewer's chunks of a large document with a built-in tokenizer, as `chunk_text`
+    (its stages are the progress). Raises ChunkSettingsError."""
+    result = chunk_text(
+        text, worker_builtin(tokenizer_id), strategy=strategy, size=size, overlap=overlap, progress=report
+    )
+    report(1.0, "Done")
+    return result
+
+
+__all__ = ["analyse_identifiers_task", "chunk_task", "count_task", "train_bpe_task", "worker_builtin"]

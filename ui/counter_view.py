@@ -28,9 +28,11 @@ from tokenizer_core import (
 from tokenizer_core.counter.charts import token_count_chart
 from tokenizer_core.counter.models import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
+from tokenizer_core.tasks import count_task
 
+from .jobs import in_process_max_chars, pooled_result, run_again_button, text_digest
 from .models import known_choice_ids
-from .state import tokenizer_infos, unnamed
+from .state import named, tokenizer_infos, unnamed
 from .token_view import token_view
 
 PART_CHARS = 12_000  # characters per page of the coloured view
@@ -45,6 +47,27 @@ def cached_counts(
 ) -> list[CountRow]:
     # shared by every session: rows labelled by id; the page puts this session's names on them
     return unnamed(count_table(text, _toks, context_window=window, allow_special=allow_special))
+
+
+def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: bool) -> list[CountRow] | None:
+    """This session's count rows. A very large text is counted in a worker process, with a
+    progress bar and a Cancel button; None (with a message shown) when the user cancelled it."""
+    ids = tuple(t.id for t in toks)
+    if len(text) <= in_process_max_chars("count") or not all(i in BUILTINS for i in ids):
+        return named(cached_counts(text, ids, window, allow_special, toks), toks)
+    fingerprint = ("count", text_digest(text), ids, window, allow_special)
+    outcome = pooled_result(
+        "counter_count", fingerprint, count_task, text, ids, context_window=window,
+        allow_special=allow_special, weight=len(text), label="Counting tokens...",
+    )  # fmt: skip
+    if outcome.error is None:
+        return named(outcome.value, toks)
+    if outcome.cancelled:
+        st.info("Counting cancelled. The text is still in the box.", icon=":material/cancel:")
+        run_again_button("counter_count", "Count again")
+    else:
+        st.error(f"Counting failed: {escape_markdown(outcome.error)}", icon=":material/error:")
+    return None
 
 
 @st.cache_data(max_entries=24, ttl=300, show_spinner=False)  # a view page: up to ~1 MB each

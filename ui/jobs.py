@@ -6,15 +6,22 @@ A page starts a job with `start_job(key, fn, *args, in_process=..., **kwargs)` a
 Cancel button and waits (sleeping, so the interpreter lock stays free for other sessions);
 once the job has ended it returns a `JobOutcome` exactly once. Small inputs run in-process
 (`in_process=True`) through the same job function and the same outcome.
+
+Work that is a pure function of its inputs (counting or chunking a large text) goes through
+`pooled_result(key, fingerprint, fn, ...)`: the same bar and Cancel button, and a result shared
+by every session under its fingerprint (a small cache bounded by the size of its inputs).
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import hashlib
 import os
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,6 +190,106 @@ def run_in_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     finally:
         job.cancel()  # a no-op once done; stops the work if this thread was interrupted
     return job.result()
+
+
+class SharedResults:
+    """Results of pooled jobs for every session, by fingerprint: the least recently used go first
+    once the inputs behind them add up to more than `max_weight` (characters), or after `ttl`
+    seconds. A value holds nothing a session chose (built-in tokenizers, labelled by id)."""
+
+    def __init__(self, *, max_weight: int, max_entries: int = 8, ttl: float = 600.0) -> None:
+        self.max_weight, self.max_entries, self.ttl = max_weight, max_entries, ttl
+        self._lock = threading.Lock()
+        self._items: OrderedDict[Hashable, tuple[Any, int, float]] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if time.monotonic() - item[2] > self.ttl:
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return item[0]
+
+    def put(self, key: Hashable, value: Any, weight: int) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+            if weight > self.max_weight:
+                return  # bigger than the whole cache: kept by nobody but the page showing it
+            self._items[key] = (value, weight, time.monotonic())
+            while len(self._items) > self.max_entries or self.weight() > self.max_weight:
+                self._items.popitem(last=False)
+
+    def weight(self) -> int:
+        return sum(w for _, w, _ in self._items.values())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+@st.cache_resource(show_spinner=False)
+def shared_results() -> SharedResults:
+    """One per server: about 2x the largest upload of input text (20 MB), results included."""
+    return SharedResults(max_weight=int(os.environ.get("TW_SHARED_RESULT_CHARS", "40000000")))
+
+
+# Texts up to these sizes (characters) are counted / chunked in the server's process, longer ones
+# (with built-in tokenizers) in a worker: bench/bench_jobs.py --counting --chunking measures both
+# ways and how long the in-process run keeps other sessions waiting. Environment variables override.
+_IN_PROCESS_MAX_CHARS = {
+    "count": ("TW_COUNT_IN_PROCESS_MAX_CHARS", 1_000_000),
+    "chunk": ("TW_CHUNK_IN_PROCESS_MAX_CHARS", 200_000),
+}
+
+
+def in_process_max_chars(kind: str) -> int:
+    """The largest text (characters) whose `kind` of work ("count", "chunk") stays in-process."""
+    env, default = _IN_PROCESS_MAX_CHARS[kind]
+    return int(os.environ.get(env, default))
+
+
+def text_digest(text: str) -> str:
+    """A fingerprint of a text for result keys (the text itself is not kept in the key)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def pooled_result(
+    key: str, fingerprint: Hashable, fn: Any, /, *args: Any, weight: int, label: str, **kwargs: Any
+) -> JobOutcome:
+    """`fn(*args, **kwargs)` computed in the worker pool, with a progress bar and Cancel button
+    while this session waits, or taken from the shared results when any session computed it.
+
+    After a cancel the same fingerprint is not started again by itself (the page offers
+    `run_again_button`); new inputs (another fingerprint) cancel the job running for the old.
+    """
+    ss = st.session_state
+    store = shared_results()
+    if (value := store.get(fingerprint)) is not None:
+        return JobOutcome(value=value, meta=fingerprint)
+    if ss.get(f"{key}_stopped") == fingerprint:
+        return JobOutcome(error="Cancelled.", cancelled=True, meta=fingerprint)
+    ss.pop(f"{key}_stopped", None)
+    entry = ss.get(f"{key}_job")
+    if entry is None or entry[1] != fingerprint:
+        start_job(key, fn, *args, in_process=False, meta=fingerprint, label=label, **kwargs)
+    outcome = follow_job(key)
+    if outcome is None or outcome.meta != fingerprint:  # an old job's end: start this one
+        start_job(key, fn, *args, in_process=False, meta=fingerprint, label=label, **kwargs)
+        outcome = follow_job(key) or JobOutcome(error="The job was lost.", meta=fingerprint)
+    if outcome.cancelled:
+        ss[f"{key}_stopped"] = fingerprint
+    elif outcome.error is None:
+        store.put(fingerprint, outcome.value, weight)
+    return outcome
+
+
+def run_again_button(key: str, label: str) -> None:
+    """After a cancel: a button that runs the same job again."""
+    st.button(label, key=f"{key}_again", icon=":material/replay:",
+              on_click=lambda: st.session_state.pop(f"{key}_stopped", None))  # fmt: skip
 
 
 def cancel_job(key: str) -> None:

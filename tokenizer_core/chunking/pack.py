@@ -30,7 +30,7 @@ What every strategy guarantees (each is a property test in tests/test_chunking_p
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
@@ -146,7 +146,14 @@ class _Packer:
     """
 
     def __init__(
-        self, text: str, tok: Tokenizer, atoms: Sequence[Atom], size: int, overlap: int, log: StepLog
+        self,
+        text: str,
+        tok: Tokenizer,
+        atoms: Sequence[Atom],
+        size: int,
+        overlap: int,
+        log: StepLog,
+        progress: Callable[[int, int], None] | None = None,
     ):
         self.text, self.tok, self.atoms, self.size, self.overlap, self.log = (
             text,
@@ -158,6 +165,7 @@ class _Packer:
         )
         self.safe = cut_rule(tok) is not None
         self.verified = self.shortened = 0
+        self.progress = progress or (lambda done, total: None)  # (atoms packed, atoms)
 
     def _count(self, a: int, b: int) -> int:
         self.verified += 1
@@ -244,6 +252,7 @@ class _Packer:
         out: list[tuple[int, int, int, int]] = []
         i, batch = 0, 64
         while i < n:
+            self.progress(i, n)
             plan = []  # (first atom, end atom, runs to count)
             texts: list[str] = []
             k = i
@@ -284,6 +293,7 @@ class _Packer:
         atoms, text, n, size = self.atoms, self.text, len(self.atoms), self.size
         cs, ov = atoms[i].start if i < n else 0, 0
         ov_lo = cs  # where the current overlap could start at the earliest
+        reported = 0
 
         def smaller_overlap(limit: int) -> tuple[int, int]:
             """A shorter overlap (at most `limit` tokens), or none: (start, tokens)."""
@@ -292,6 +302,9 @@ class _Packer:
             return _overlap_start(text, self.tok, ov_lo, atoms[i].start, limit)
 
         while i < n:
+            if i - reported >= 256:
+                reported = i
+                self.progress(i, n)
             with_overlap = cs < atoms[i].start
             exact = self.safe and (not with_overlap or atoms[i].safe)
             j, est, exact, moved_back = self._greedy(i, ov, exact)
@@ -330,10 +343,16 @@ class _Packer:
 
 
 def _pack(
-    text: str, tok: Tokenizer, atoms: Sequence[Atom], size: int, overlap: int, log: StepLog
+    text: str,
+    tok: Tokenizer,
+    atoms: Sequence[Atom],
+    size: int,
+    overlap: int,
+    log: StepLog,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Pack atoms into chunks (see :class:`_Packer`)."""
-    return _Packer(text, tok, atoms, size, overlap, log).run() if atoms else []
+    return _Packer(text, tok, atoms, size, overlap, log, progress).run() if atoms else []
 
 
 # ------------------------------------------------------------------------------------ chunk_text
@@ -346,13 +365,17 @@ def chunk_text(
     strategy: str = "recursive",
     size: int = 512,
     overlap: int = 0,
+    progress: Callable[[float, str], None] | None = None,
 ) -> ChunkResult:
     """Cut `text` into chunks of at most `size` tokens of `tokenizer` (see the module docstring).
 
     `strategy` is one of :data:`STRATEGIES`; `overlap` is in tokens (see
     :func:`overlap_from_percent`). Raises ChunkSettingsError for settings that cannot work.
+    `progress(fraction, what)` is called between stages and while packing (a worker job's
+    `jobs.report`, which is also where a cancelled job stops).
     """
     validate_settings(strategy=strategy, size=size, overlap=overlap)
+    step = progress or (lambda fraction, what: None)
     t0 = time.perf_counter()
     log = StepLog()
     blocks: Sequence[Block] = ()
@@ -363,8 +386,10 @@ def chunk_text(
     notes: dict[int, str] = {}
     if strategy == "tokens":
         wstats = WindowStats()
+        step(0.0, "Encoding the whole text...")
         units = token_units(tokenizer, text)
         log.add("encode", "tokens", units.tokens, "token byte lengths" if units.fast else "segments")
+        step(0.5, f"Cutting {units.tokens:,} tokens into windows...")
         windows = token_windows(text, tokenizer, size=size, overlap=overlap, units=units, stats=wstats)
         log.counted_texts, log.counted_chars = wstats.counted_texts, wstats.counted_chars
         log.add(
@@ -373,12 +398,19 @@ def chunk_text(
         spans = [(w.start, w.end, w.tokens, w.overlap_tokens) for w in windows]
         notes = {k: w.note for k, w in enumerate(windows) if w.note}
     else:
+        step(0.0, "Reading the document's structure...")
         structure = read_structure(text, strategy, log)
         levels, blocks, definitions = structure.levels, structure.blocks, structure.definitions
+        step(0.1, "Counting the tokens of its pieces...")
         atoms = atomize(text, Counts(text, tokenizer, log), size, levels, log)
         if strategy == "markdown":
             atoms = glue_headings(text, tokenizer, atoms, blocks, size, log)
-        spans = _pack(text, tokenizer, atoms, size, overlap, log)
+
+        def packed(done: int, total: int) -> None:
+            step(0.45 + 0.5 * done / max(total, 1), f"Packing pieces into chunks: {done:,} of {total:,}")
+
+        spans = _pack(text, tokenizer, atoms, size, overlap, log, packed)
+        step(0.95, "Checking the chunks...")
         notes = _atom_notes(text, tokenizer, spans, size)
 
     section = section_finder(text, strategy, blocks, definitions)
