@@ -76,3 +76,35 @@ def test_a_one_megabyte_document_renders_a_window_of_chunks(app_page):
     assert 0 < spans < 20_000  # a bounded view, not the whole megabyte
     assert int(_metric(app_page, "Chunks").replace(",", "")) > 1_000
     assert not app_page.exceptions()
+
+
+def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, tmp_path):
+    """A document over the in-process limit is chunked in a worker process: a progress bar and a
+    Cancel button while it runs; after Cancel the text is still there and "Chunking again" works."""
+    from bench.corpus import english_prose
+
+    app_page.goto("chunks")
+    doc = tmp_path / "big.md"
+    doc.write_text(english_prose(2_000_000)[:1_500_000], encoding="utf-8")
+    app_page.main.get_by_test_id("stSelectbox").filter(has_text="Tokenizer").first.click()
+    app_page.run(lambda: app_page.page.get_by_role("option", name="DeepSeek V4").first.click())
+    uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
+    uploader.set_input_files(str(doc))  # no wait: the run goes on while the worker chunks
+    cancel = app_page.main.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible(timeout=60_000)
+    expect(app_page.main.get_by_test_id("stProgress")).to_be_visible()
+    cancel.click()
+    expect(app_page.main.get_by_text("Chunking cancelled.", exact=False)).to_be_visible(timeout=60_000)
+    app_page.settle()
+    assert (
+        app_page.main.get_by_test_id("stTextArea")
+        .locator("textarea")
+        .first.input_value()
+        .startswith(doc.read_text(encoding="utf-8")[:200])
+    )
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Chunking again").click(), timeout_s=180)
+    expected = chunk_text(
+        doc.read_text(encoding="utf-8"), builtin("deepseek_v4"), strategy="markdown", size=128
+    )
+    assert _metric(app_page, "Chunks") == f"{len(expected.chunks):,}"
+    assert not app_page.exceptions()
