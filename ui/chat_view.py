@@ -153,5 +153,6 @@ def request_section(
     n = token_count(segs)
     caption = f"Drawing the first {len(shown):,} of {len(segs):,} pieces." if len(shown) < len(segs) else ""
     pane = TokenPane(CHAT_FORMATS[fid].name, shown, note=f"{n:,} tokens", caption=caption)
-    token_view(text, [pane], key=f"counter_request_view_{tid}_{fid}", show_whitespace=ws)
+    token_view(text, [pane], key=f"counter_request_view_{tid}_{fid}", show_whitespace=ws,
+               special_label="added by the chat format")  # fmt: skip
     st.caption(f"Source: {escape_markdown(CHAT_FORMATS[fid].source)}.")

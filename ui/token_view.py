@@ -140,7 +140,7 @@ function drawPane(d, p, box) {
       const ua = units ? units[a] : a, ub = units ? units[b] : b;
       raw = hex(encoder.encode(text.slice(ua, ub)));
     }
-    const extra = special.has(i) ? " (special token)" : "";
+    const extra = special.has(i) ? ` (${d.spl || "special token"})` : "";
     const head = c === 1 ? `id ${tid[0]}` : `ids ${tid.join(", ")}`;
     return `${head}${extra} | bytes ${raw} | chars ${base + a}-${base + b}`;
   };
@@ -230,6 +230,7 @@ def token_view(
     direction: str = "auto",
     lang: str = "",
     empty: str = "Nothing to show: the text is empty.",
+    special_label: str = "special token",
 ) -> None:
     """Draw `text` (offset `base` in the document) as coloured tokens, one column per pane.
 
@@ -238,6 +239,6 @@ def token_view(
     """
     data = token_view_data(
         text, panes, base=base, mode=mode, show_whitespace=show_whitespace,
-        direction=direction, lang=lang, empty=empty,
+        direction=direction, lang=lang, empty=empty, special_label=special_label,
     )  # fmt: skip
     _COMPONENT(data=view_payload(data), key=key, width="stretch", height="content")

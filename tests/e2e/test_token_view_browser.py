@@ -174,7 +174,12 @@ def test_chat_request_marks_what_the_format_adds(app_page):
     assert f"Show {attack} as text" in said and "<|" not in said
     assert special.first.evaluate("s => getComputedStyle(s).outlineStyle") == "dashed"
     special.first.hover()
-    assert special.first.get_attribute("title").startswith("id 128000 (special token) | bytes")
+    assert special.first.get_attribute("title").startswith("id 128000 (added by the chat format) | bytes")
+    # the role name is template text, not a special token: the hover says what it is
+    role = special.filter(has_text="user").first
+    role.hover()
+    assert "(added by the chat format)" in role.get_attribute("title")
+    assert "special token" not in role.get_attribute("title")
     assert box.locator("img").count() == 0 and app_page.dialogs == []
     _click(app_page, "Show whitespace")
     assert "↵" in "".join(box.locator("span").all_text_contents())

@@ -113,8 +113,12 @@ def token_view_data(
     direction: str = "auto",
     lang: str = "",
     empty: str = "Nothing to show: the text is empty.",
+    special_label: str = "special token",
 ) -> dict:
     """The view of `text` (which starts at offset `base` of the document) under each pane.
+
+    `special_label` is what the hover text calls a piece marked special (``sp``), e.g. "added by
+    the chat format" in a rendered chat request, where template text is marked too.
 
     ``token_view_data("ab", [TokenPane("t", [Segment(0, 2, (7,), "ab", b"ab")])])["panes"][0]``
     -> ``{"title": "t", "at": 0, "len": [2], "ids": [7]}``.
@@ -130,6 +134,7 @@ def token_view_data(
         "dir": direction if direction in _DIRECTIONS else "auto",
         "lang": lang if _LANG.fullmatch(lang) else "",
         "empty": empty,
+        "spl": special_label,
         "panes": [_pane(p, text, base) for p in panes],
     }
 
