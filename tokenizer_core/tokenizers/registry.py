@@ -12,9 +12,12 @@ Loading costs 0.1-0.6 s per tokenizer: the app layer caches loaded tokenizers pe
 from __future__ import annotations
 
 import importlib.util
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import patterns
 from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
@@ -188,6 +191,29 @@ def _quicktok_ranks(info: TokenizerInfo, stem: str) -> Ranks:
         ) from None
 
 
+_shared_ranks: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
+_shared_lock = threading.Lock()
+
+
+class _Ranks(dict):  # a dict that a weak reference can point to
+    __slots__ = ("__weakref__",)
+
+
+def _o200k_encoding_ranks(info: TokenizerInfo) -> Ranks:
+    """o200k's checked ranks. The file is found and hashed at every load; when o200k_base or
+    o200k_harmony already holds the ranks read from these exact bytes, that dict is shared
+    rather than parsed and checked again (one copy instead of two). Weakly held."""
+    path = _package_file("quicktok", "data/o200k.vocab", QUICKTOK_PIN, info.id)
+    key = sha256_file(path)
+    with _shared_lock:
+        ranks = _shared_ranks.get(key)
+        if ranks is None:
+            ranks = _Ranks(_quicktok_ranks(info, "o200k"))
+            _check_official("o200k_base", ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
+            _shared_ranks[key] = ranks
+        return ranks
+
+
 def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
     stem, pat, specials = {
         "o200k_base": ("o200k", patterns.O200K, {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
@@ -195,16 +221,19 @@ def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
             "<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
             "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}),
     }[info.id]  # fmt: skip
-    ranks = _quicktok_ranks(info, stem)
-    _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
+    if stem == "o200k":
+        ranks = _o200k_encoding_ranks(info)
+    else:
+        ranks = _quicktok_ranks(info, stem)
+        _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     return TiktokenTokenizer(
         info, _encoding(info.id, pat, ranks, specials), native_loader=_splintr_native(info.id)
     )
 
 
 def _load_harmony(info: TokenizerInfo) -> Tokenizer:
-    ranks = _quicktok_ranks(info, "o200k")
-    _check_official("o200k_base", ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
+    # the ranks of o200k_base, shared with it when it is loaded (one dict instead of two)
+    ranks = _o200k_encoding_ranks(info)
     return TiktokenTokenizer(
         info, _encoding(info.id, patterns.O200K, ranks, HARMONY_SPECIALS),
         native_loader=_splintr_native("o200k_base"),
