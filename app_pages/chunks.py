@@ -10,10 +10,8 @@ from tokenizer_core import (
     STRATEGIES,
     ChunkResult,
     ChunkSettingsError,
-    Tokenizer,
     TokenizerFailed,
     TokenizerUnavailable,
-    check_chunks,
     chunk_legend_html,
     chunk_stats,
     chunk_table,
@@ -30,7 +28,7 @@ from tokenizer_core import (
     view_window,
 )
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
-from ui.chunks import SAMPLES, chunks_of, document_tokens, on_model_change
+from ui.chunks import SAMPLES, chunks_of, details_section, document_tokens, on_model_change
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed, tokenizer_select
 
@@ -163,31 +161,6 @@ def table_section(result: ChunkResult) -> None:
         "Download CSV", chunks_to_csv(result.chunks), file_name=f"{stem}.csv", mime="text/csv",
         icon=":material/download:", key="chunks_csv",
     )  # fmt: skip
-
-
-def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:
-    with st.expander("How these chunks were made", icon=":material/account_tree:"):
-        st.dataframe(
-            pd.DataFrame([{"step": s.kind, "what": s.name, "count": s.count, "detail": s.detail} for s in result.steps]),
-            hide_index=True,
-        )  # fmt: skip
-        st.caption(
-            f"{STRATEGIES[result.strategy].description} Took {result.seconds:.2f} s. Every token count is "
-            f"{escape_markdown(tok.info.name)}'s own count of that chunk's text; where a chunk is a join "
-            "of pieces at a newline before a letter, the pieces' counts add up exactly and are summed."
-        )
-        if st.button(
-            "Check every chunk again from scratch", key="chunks_check", icon=":material/fact_check:"
-        ):
-            problems = check_chunks(text, result.chunks, tok, size=result.size)
-            if problems:
-                st.error("Problems found:\n\n" + "\n".join(f"- {escape_markdown(p)}" for p in problems[:20]))
-            else:
-                st.success(
-                    f"All {len(result.chunks):,} chunks check out: text[start:end] is each chunk's text, "
-                    "they cover the document in order, token counts and overlaps are exact, no chunk is "
-                    "over the budget or cuts a character.", icon=":material/check:",
-                )  # fmt: skip
 
 
 def strategy_tip(text: str, strategy: str) -> None:

@@ -156,6 +156,10 @@ def test_absurdly_many_chunks_are_refused_with_a_minimum_size(page):
 def test_check_button_confirms_every_chunk(page):
     ok(page.button(key="chunks_check").click().run())
     assert any("check out" in s.value for s in page.success)
+    ok(page.toggle(key="chunks_ws").set_value(True).run())  # an unrelated rerun keeps the answer
+    assert any("check out" in s.value for s in page.success)
+    ok(page.number_input(key="chunks_size").set_value(200).run())  # new chunks: checked on request
+    assert not any("check out" in s.value for s in page.success)
 
 
 def test_html_in_the_document_stays_text(page):

@@ -65,6 +65,16 @@ def test_the_chunk_page_in_a_worker_gives_the_same_chunks(monkeypatch):
     assert dict(m1)["Chunks"] == f"{len(expected.chunks):,}"
 
 
+def test_the_check_of_a_large_document_runs_in_a_worker(monkeypatch):
+    at = _app(monkeypatch, "0")
+    at.switch_page("app_pages/chunks.py").run()
+    at.button(key="chunks_check").click().run()
+    assert not at.exception and not at.error
+    assert any("check out" in s.value for s in at.success)
+    at.toggle(key="chunks_ws").set_value(True).run()
+    assert any("check out" in s.value for s in at.success)
+
+
 def test_a_second_session_reads_the_result_the_first_one_computed(monkeypatch):
     from ui.jobs import shared_results
 

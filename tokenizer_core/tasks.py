@@ -11,7 +11,7 @@ import functools
 
 from .bpe.model import BPEModel, BPEOptions, MergeStep, PairCount, count_words, parse_word_counts
 from .bpe.train import BPETrainer
-from .chunking import ChunkResult, chunk_text
+from .chunking import Chunk, ChunkResult, check_chunks, chunk_text
 from .counter.counting import CountRow, count_row, text_stats
 from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identifiers
 from .jobs import report
@@ -112,4 +112,19 @@ def chunk_task(text: str, tokenizer_id: str, strategy: str, size: int, overlap: 
     return result
 
 
-__all__ = ["analyse_identifiers_task", "chunk_task", "count_task", "train_bpe_task", "worker_builtin"]
+def check_chunks_task(text: str, chunks: tuple[Chunk, ...], tokenizer_id: str, size: int) -> list[str]:
+    """`check_chunks` of a large document's chunks with a built-in tokenizer (ids)."""
+    report(0.0, f"Checking {len(chunks):,} chunks...")
+    problems = check_chunks(text, chunks, worker_builtin(tokenizer_id), size=size)
+    report(1.0, "Done")
+    return problems
+
+
+__all__ = [
+    "analyse_identifiers_task",
+    "check_chunks_task",
+    "chunk_task",
+    "count_task",
+    "train_bpe_task",
+    "worker_builtin",
+]

@@ -3,20 +3,23 @@ process), samples, the model callback."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
     BUILTINS,
     CHUNK_SAMPLES,
     EMBEDDING_MODELS,
+    STRATEGIES,
     ChunkResult,
     Tokenizer,
+    check_chunks,
     chunk_text,
     escape_markdown,
     load_chunk_sample,
     long_document,
 )
-from tokenizer_core.tasks import chunk_task, count_task
+from tokenizer_core.tasks import check_chunks_task, chunk_task, count_task
 
 from .jobs import JobOutcome, in_process_max_chars, pooled_result, run_again_button, text_digest
 
@@ -76,6 +79,61 @@ def chunks_of(text: str, tok: Tokenizer, strategy: str, size: int, overlap: int)
         _stopped("chunks_job", outcome, "Chunking")
         return None
     return outcome.value
+
+
+def checked(text: str, result: ChunkResult, tok: Tokenizer, key: tuple) -> list[str] | None:
+    """`check_chunks` of the chunks shown, once per chunking (kept for this session); for a large
+    document in a worker process (progress bar, Cancel). None, with a message shown, when the
+    user cancelled."""
+    ss = st.session_state
+    done = ss.get("chunks_check_done")
+    if done is not None and done[0] == key:
+        return done[1]
+    if not _pooled(tok, text, "chunk"):
+        problems = check_chunks(text, result.chunks, tok, size=result.size)
+    else:
+        outcome = pooled_result(
+            "chunks_check", key, check_chunks_task, text, result.chunks, tok.id, result.size, weight=1,
+            label="Checking the chunks...",
+        )  # fmt: skip
+        if outcome.error is not None:
+            _stopped("chunks_check", outcome, "Checking")
+            return None
+        problems = outcome.value
+    ss["chunks_check_done"] = (key, problems)
+    return problems
+
+
+def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:
+    """How the chunks were made, and a check of every guarantee from scratch (on request: its
+    answer stays until the chunks change)."""
+    ss = st.session_state
+    with st.expander("How these chunks were made", icon=":material/account_tree:"):
+        st.dataframe(
+            pd.DataFrame([{"step": s.kind, "what": s.name, "count": s.count, "detail": s.detail} for s in result.steps]),
+            hide_index=True,
+        )  # fmt: skip
+        st.caption(
+            f"{STRATEGIES[result.strategy].description} Took {result.seconds:.2f} s. Every token count is "
+            f"{escape_markdown(tok.info.name)}'s own count of that chunk's text; where a chunk is a join "
+            "of pieces at a newline before a letter, the pieces' counts add up exactly and are summed."
+        )
+        key = ("check", text_digest(text), tok.id, result.strategy, result.size, result.overlap)
+        if st.button(
+            "Check every chunk again from scratch", key="chunks_check", icon=":material/fact_check:"
+        ):
+            ss["chunks_check_for"] = key
+            ss.pop("chunks_check_done", None)
+        if ss.get("chunks_check_for") != key or (problems := checked(text, result, tok, key)) is None:
+            return
+        if problems:
+            st.error("Problems found:\n\n" + "\n".join(f"- {escape_markdown(p)}" for p in problems[:20]))
+        else:
+            st.success(
+                f"All {len(result.chunks):,} chunks check out: text[start:end] is each chunk's text, "
+                "they cover the document in order, token counts and overlaps are exact, no chunk is "
+                "over the budget or cuts a character.", icon=":material/check:",
+            )  # fmt: skip
 
 
 def on_model_change() -> None:
