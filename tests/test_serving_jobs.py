@@ -178,3 +178,39 @@ def test_cancel_stops_chunking_a_large_document_and_chunking_again_works(server)
 
     expected = chunk_text(doc, load_builtin("deepseek_v4"), strategy="markdown", size=256)
     assert metric_values(again)["Chunks"] == f"{len(expected.chunks):,}"
+
+
+def test_sessions_chunking_different_large_documents_at_once_each_see_their_own(server):
+    """Three sessions send different documents over the in-process limit at the same moment (one
+    worker takes them in turn) while another counts: every page shows the chunks of its own text."""
+    port, _ = server
+    base = english_prose(2_000_000)
+    docs = [base[k * 300_000 : k * 300_000 + 250_000 + 50_000 * k] for k in range(3)]
+
+    async def one(doc: str):
+        s = Session(port, "chunks")
+        await s.open()
+        r = await s.set(chunks_text=doc, timeout=300)
+        await s.close()
+        return r
+
+    async def counter():
+        s = Session(port)
+        await s.open()
+        r = await s.set(counter_text="Counted while three documents are chunked.")
+        await s.close()
+        return r
+
+    async def go():
+        return await asyncio.gather(*(one(d) for d in docs), counter())
+
+    *chunked, counted = run_in_own_loop(go())
+    from tokenizer_core import chunk_text, load_builtin
+
+    tok = load_builtin("cl100k_base")
+    expected = [f"{len(chunk_text(d, tok, strategy='markdown', size=128).chunks):,}" for d in docs]
+    assert len(set(expected)) == 3  # a page showing another session's chunks would be caught
+    for want, r in zip(expected, chunked):
+        assert not exceptions(r), exceptions(r)
+        assert metric_values(r)["Chunks"] == want
+    assert not exceptions(counted) and metric_values(counted)
