@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
@@ -14,10 +13,7 @@ from tokenizer_core import (
     TokenizerUnavailable,
     chunk_legend_html,
     chunk_stats,
-    chunk_table,
     chunks_html,
-    chunks_to_csv,
-    chunks_to_jsonl,
     escape_markdown,
     least_chunks,
     limit_warning,
@@ -28,7 +24,7 @@ from tokenizer_core import (
     view_window,
 )
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
-from ui.chunks import SAMPLES, chunks_of, details_section, document_tokens, on_model_change
+from ui.chunks import SAMPLES, chunks_of, details_section, document_tokens, on_model_change, table_section
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed, tokenizer_select
 
@@ -138,29 +134,6 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
             text, chunks, window=window, show_whitespace=bool(st.session_state.get("chunks_ws")), limit=limit
         )
     )
-
-
-def table_section(result: ChunkResult) -> None:
-    st.subheader("All chunks")
-    df = pd.DataFrame(chunk_table(result))
-    st.dataframe(
-        df, hide_index=True, height=min(420, 38 + 35 * len(df)),
-        column_config={
-            "tokens": st.column_config.ProgressColumn("tokens", format="%d", min_value=0, max_value=max(result.size, 1)),
-            "start": st.column_config.NumberColumn("start", format="%d"),
-            "end": st.column_config.NumberColumn("end", format="%d"),
-        },
-    )  # fmt: skip
-    stem = f"chunks_{result.strategy}_{result.tokenizer_id}_{result.size}"
-    c1, c2, _ = st.columns([1, 1, 2])
-    c1.download_button(
-        "Download JSONL", chunks_to_jsonl(result.chunks, tokenizer_id=result.tokenizer_id, strategy=result.strategy),
-        file_name=f"{stem}.jsonl", mime="application/jsonl", icon=":material/download:", key="chunks_jsonl",
-    )  # fmt: skip
-    c2.download_button(
-        "Download CSV", chunks_to_csv(result.chunks), file_name=f"{stem}.csv", mime="text/csv",
-        icon=":material/download:", key="chunks_csv",
-    )  # fmt: skip
 
 
 def strategy_tip(text: str, strategy: str) -> None:

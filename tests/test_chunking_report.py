@@ -23,6 +23,10 @@ def test_table_has_one_record_per_chunk_and_only_useful_columns():
     assert "overlap tokens" not in rows[0] and "section" in rows[0]  # Markdown headings give sections
     lapped = chunk_table(chunk_text(text, tok, strategy="tokens", size=64, overlap=16))
     assert "overlap tokens" in lapped[0] and "section" not in lapped[0]
+    # a slice of the rows: the same records, columns still decided by every chunk
+    part = chunk_table(plain, first=3, rows=2)
+    assert part == rows[3:5]
+    assert chunk_table(plain, first=len(plain.chunks) - 1, rows=50) == rows[-1:]
 
 
 def test_suited_strategy_from_the_sample_or_the_file_name():

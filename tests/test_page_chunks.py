@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core import EMBEDDING_MODELS, chunk_text, load_chunk_sample, long_document
+from tokenizer_core import EMBEDDING_MODELS, chunk_text, chunks_to_csv, load_chunk_sample, long_document
 
 
 def metrics(at) -> dict[str, str]:
@@ -169,10 +169,41 @@ def test_html_in_the_document_stays_text(page):
     assert "&lt;script&gt;" in bodies
 
 
-def test_two_downloads_are_offered(page):
-    buttons = page.get("download_button")
-    assert sorted(b.proto.label for b in buttons) == ["Download CSV", "Download JSONL"]
-    assert all(b.proto.url for b in buttons)  # the files were handed to the media store
+def test_two_downloads_are_offered_and_built_on_click(monkeypatch):
+    """The files are made when clicked (each is about the document's size), not on every rerun."""
+    import json
+
+    import streamlit as st
+    import streamlit.testing.v1.app_test as app_test
+    from streamlit.runtime.media_file_manager import MediaFileManager
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ENTRY
+
+    managers = []
+
+    class Recorded(MediaFileManager):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            managers.append(self)
+
+    monkeypatch.setattr(app_test, "MediaFileManager", Recorded)
+    st.cache_data.clear()
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/chunks.py").run()
+    buttons = {b.proto.label: b.proto for b in at.get("download_button")}
+    assert sorted(buttons) == ["Download CSV", "Download JSONL"]
+    assert all(b.deferred_file_id and not b.url for b in buttons.values())  # nothing built yet
+    mgr = managers[-1]
+    files = {}
+    for label, proto in buttons.items():  # what a click runs
+        url = mgr.execute_deferred(proto.deferred_file_id)
+        files[label] = mgr._storage.get_file(url.rsplit("/", 1)[-1].split(".")[0]).content
+    result = chunk_text(load_chunk_sample("markdown"), builtin("cl100k_base"), strategy="markdown", size=128)
+    lines = files["Download JSONL"].decode("utf-8").splitlines()
+    assert [json.loads(x)["text"] for x in lines] == [c.text for c in result.chunks]
+    assert files["Download CSV"].decode("utf-8") == chunks_to_csv(result.chunks)  # the page's wiring
 
 
 def test_view_position_survives_fewer_chunks(page):
@@ -184,3 +215,19 @@ def test_view_position_survives_fewer_chunks(page):
     n = expected_count(long_document(), size=4096)
     assert metrics(page)["Chunks"] == f"{n:,}"
     assert any(c.value.startswith(f"Showing chunks {n - 1:,}–") for c in page.caption)
+
+
+def test_a_document_with_thousands_of_chunks_sends_a_slice_of_the_table(page):
+    from ui.chunks import MAX_TABLE_ROWS as rows
+
+    text = long_document()
+    set_text(page, text)
+    ok(page.number_input(key="chunks_size").set_value(64).run())
+    n = expected_count(text, size=64)
+    assert n > 2 * rows and metrics(page)["Chunks"] == f"{n:,}"
+    table = next(df.value for df in page.dataframe if "first words" in df.value.columns)
+    assert len(table) == rows and table["chunk"].iloc[0] == 0
+    assert any(f"Rows 0–{rows - 1:,} of {n:,}" in c.value for c in page.caption)
+    ok(page.number_input(key="chunks_first").set_value(n - 10).run())  # the view moves; the rows follow
+    table = next(df.value for df in page.dataframe if "first words" in df.value.columns)
+    assert table["chunk"].iloc[0] == n - rows and table["chunk"].iloc[-1] == n - 1

@@ -14,7 +14,10 @@ from tokenizer_core import (
     ChunkResult,
     Tokenizer,
     check_chunks,
+    chunk_table,
     chunk_text,
+    chunks_to_csv,
+    chunks_to_jsonl,
     escape_markdown,
     load_chunk_sample,
     long_document,
@@ -22,6 +25,8 @@ from tokenizer_core import (
 from tokenizer_core.tasks import check_chunks_task, chunk_task, count_task
 
 from .jobs import JobOutcome, in_process_max_chars, pooled_result, run_again_button, text_digest
+
+MAX_TABLE_ROWS = 1_000  # rows of the chunk table sent at a time (about 125 KB)
 
 SAMPLES = {s.label: (lambda k=s.id: load_chunk_sample(k)) for s in CHUNK_SAMPLES.values()}
 SAMPLES["Long document (about 1 MB of Markdown)"] = long_document
@@ -58,7 +63,7 @@ def document_tokens(text: str, tok: Tokenizer) -> int | None:
         return cached_count(text, tok.id, tok)
     outcome = pooled_result(
         "chunks_count", ("count", text_digest(text), tok.id), count_task, text, (tok.id,), context_window=1,
-        allow_special=False, weight=len(text), label="Counting the document's tokens...",
+        allow_special=False, weight=1, label="Counting the document's tokens...",
     )  # fmt: skip
     if outcome.error is not None:
         _stopped("chunks_count", outcome, "Counting")
@@ -73,7 +78,7 @@ def chunks_of(text: str, tok: Tokenizer, strategy: str, size: int, overlap: int)
         return cached_chunks(text, tok.id, strategy, size, overlap, tok)
     outcome = pooled_result(
         "chunks_job", ("chunks", text_digest(text), tok.id, strategy, size, overlap), chunk_task,
-        text, tok.id, strategy, size, overlap, weight=2 * len(text), label="Chunking...",
+        text, tok.id, strategy, size, overlap, weight=len(text), label="Chunking...",
     )  # fmt: skip
     if outcome.error is not None:
         _stopped("chunks_job", outcome, "Chunking")
@@ -102,6 +107,34 @@ def checked(text: str, result: ChunkResult, tok: Tokenizer, key: tuple) -> list[
         problems = outcome.value
     ss["chunks_check_done"] = (key, problems)
     return problems
+
+
+def table_section(result: ChunkResult) -> None:
+    st.subheader("All chunks")
+    n, first = len(result.chunks), 0
+    if n > MAX_TABLE_ROWS:  # the rows from where the view above starts: the page stays light
+        first = max(0, min(int(st.session_state.get("chunks_first", 0)), n - MAX_TABLE_ROWS))
+        st.caption(f"Rows {first:,}–{first + MAX_TABLE_ROWS - 1:,} of {n:,}, from the chunk the view above "
+                   "starts at. The downloads have every chunk.")  # fmt: skip
+    df = pd.DataFrame(chunk_table(result, first=first, rows=MAX_TABLE_ROWS))
+    st.dataframe(
+        df, hide_index=True, height=min(420, 38 + 35 * len(df)),
+        column_config={
+            "tokens": st.column_config.ProgressColumn("tokens", format="%d", min_value=0, max_value=max(result.size, 1)),
+            "start": st.column_config.NumberColumn("start", format="%d"),
+            "end": st.column_config.NumberColumn("end", format="%d"),
+        },
+    )  # fmt: skip
+    stem = f"chunks_{result.strategy}_{result.tokenizer_id}_{result.size}"
+    c1, c2, _ = st.columns([1, 1, 2])
+    c1.download_button(  # files built on click, not on every rerun (each is about the document's size)
+        "Download JSONL", lambda: chunks_to_jsonl(result.chunks, tokenizer_id=result.tokenizer_id, strategy=result.strategy),
+        file_name=f"{stem}.jsonl", mime="application/jsonl", icon=":material/download:", key="chunks_jsonl",
+    )  # fmt: skip
+    c2.download_button(
+        "Download CSV", lambda: chunks_to_csv(result.chunks), file_name=f"{stem}.csv", mime="text/csv",
+        icon=":material/download:", key="chunks_csv",
+    )  # fmt: skip
 
 
 def details_section(text: str, result: ChunkResult, tok: Tokenizer) -> None:

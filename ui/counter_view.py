@@ -58,7 +58,7 @@ def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: boo
     fingerprint = ("count", text_digest(text), ids, window, allow_special)
     outcome = pooled_result(
         "counter_count", fingerprint, count_task, text, ids, context_window=window,
-        allow_special=allow_special, weight=len(text), label="Counting tokens...",
+        allow_special=allow_special, weight=1, label="Counting tokens...",
     )  # fmt: skip
     if outcome.error is None:
         return named(outcome.value, toks)

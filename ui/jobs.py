@@ -9,7 +9,7 @@ once the job has ended it returns a `JobOutcome` exactly once. Small inputs run 
 
 Work that is a pure function of its inputs (counting or chunking a large text) goes through
 `pooled_result(key, fingerprint, fn, ...)`: the same bar and Cancel button, and a result shared
-by every session under its fingerprint (a small cache bounded by the size of its inputs).
+by every session under its fingerprint (a small cache bounded by the size of what it holds).
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def run_in_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
 
 class SharedResults:
     """Results of pooled jobs for every session, by fingerprint: the least recently used go first
-    once the inputs behind them add up to more than `max_weight` (characters), or after `ttl`
+    once their weights (characters held) add up to more than `max_weight`, or after `ttl`
     seconds. A value holds nothing a session chose (built-in tokenizers, labelled by id)."""
 
     def __init__(self, *, max_weight: int, max_entries: int = 8, ttl: float = 600.0) -> None:
@@ -232,7 +232,7 @@ class SharedResults:
 
 @st.cache_resource(show_spinner=False)
 def shared_results() -> SharedResults:
-    """One per server: about 2x the largest upload of input text (20 MB), results included."""
+    """One per server: room for the chunks of two of the largest texts (20 MB each)."""
     return SharedResults(max_weight=int(os.environ.get("TW_SHARED_RESULT_CHARS", "40000000")))
 
 
@@ -261,13 +261,21 @@ def pooled_result(
 ) -> JobOutcome:
     """`fn(*args, **kwargs)` computed in the worker pool, with a progress bar and Cancel button
     while this session waits, or taken from the shared results when any session computed it.
+    The session keeps its current result under `key` (so its reruns never wait again, whatever
+    other sessions push out of the shared results); `weight` is about the memory the value
+    holds, in characters (the chunks' texts; 1 for a small value such as counts).
 
     After a cancel the same fingerprint is not started again by itself (the page offers
     `run_again_button`); new inputs (another fingerprint) cancel the job running for the old.
     """
     ss = st.session_state
+    held = ss.get(f"{key}_result")  # this session's current result: the same object, not a copy
+    if held is not None and held[0] == fingerprint:
+        return JobOutcome(value=held[1], meta=fingerprint)
+    ss.pop(f"{key}_result", None)  # inputs changed: let the old result go
     store = shared_results()
     if (value := store.get(fingerprint)) is not None:
+        ss[f"{key}_result"] = (fingerprint, value)
         return JobOutcome(value=value, meta=fingerprint)
     if ss.get(f"{key}_stopped") == fingerprint:
         return JobOutcome(error="Cancelled.", cancelled=True, meta=fingerprint)
@@ -283,6 +291,7 @@ def pooled_result(
         ss[f"{key}_stopped"] = fingerprint
     elif outcome.error is None:
         store.put(fingerprint, outcome.value, weight)
+        ss[f"{key}_result"] = (fingerprint, outcome.value)
     return outcome
 
 

@@ -215,14 +215,15 @@ def chunks_to_csv(chunks: Sequence[Chunk]) -> str:
     return buf.getvalue()
 
 
-def chunk_table(result: ChunkResult) -> list[dict]:
+def chunk_table(result: ChunkResult, *, first: int = 0, rows: int | None = None) -> list[dict]:
     """One record per chunk: offsets, tokens, overlap, section, first words, note. Columns that
-    would be empty for every chunk (no sections, no notes, no overlap) are left out."""
+    would be empty for every chunk (no sections, no notes, no overlap) are left out. `first` and
+    `rows` pick the chunks ``first .. first + rows - 1`` (the columns still follow every chunk)."""
     chunks = result.chunks
     has_section = any(c.section for c in chunks)
     has_note = any(c.note for c in chunks)
     records = []
-    for c in chunks:
+    for c in chunks[first : None if rows is None else first + rows]:
         rec: dict = {"chunk": c.index, "start": c.start, "end": c.end, "tokens": c.tokens}
         if result.overlap:
             rec["overlap tokens"] = c.overlap_tokens
