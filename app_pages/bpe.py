@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
     BPE_PRESETS,
     BPEModel,
-    TokenPane,
-    bpe_fired_rows,
-    bpe_tokens_summary,
     bpe_words_at_step,
     bpe_words_html,
     corpus_limit,
     escape_markdown,
-    legend_html,
     plural,
-    probe_bpe,
 )
 from tokenizer_core.bpe.charts import merge_count_chart, training_chart
 from ui.bpe import (
     HELP,
     LIMITS,
     MAX_CORPUS_CHARS,
-    MAX_PROBE_CHARS,
     MAX_TOKENS_SHOWN,
     MAX_VIEW_WORD_CHARS,
     MAX_WORD_CHARS,
@@ -38,6 +31,7 @@ from ui.bpe import (
     merge_table,
     options_form,
     preset_corpora,
+    probe_section,
     sentence,
     session_cached,
     shift_step,
@@ -45,7 +39,6 @@ from ui.bpe import (
     training_outcome,
     use_section,
 )
-from ui.token_view import token_view
 from ui.widgets import text_source
 
 ss = st.session_state
@@ -137,40 +130,6 @@ def words_section(model: BPEModel, k: int) -> None:
         "Same token, same colour."
     )
     st.html(bpe_words_html(views))
-
-
-def probe_section(model: BPEModel, k: int) -> None:
-    st.subheader(
-        f"Probe: your text with the first {plural(k, 'merge')}" if k else "Probe: your text before any merge"
-    )
-    ss.setdefault("bpe_probe", "lowest newer")
-    text = st.text_input("Probe text", key="bpe_probe", help="Any text: it is encoded with the merges "
-                         "learned so far, in the order they were learned.")  # fmt: skip
-    if len(text) > MAX_PROBE_CHARS:
-        st.warning(f"The probe is {len(text):,} characters; only the first {MAX_PROBE_CHARS:,} are shown.")
-        text = text[:MAX_PROBE_CHARS]
-    if not text:
-        st.caption("Type something to see how the merges split it.")
-        return
-    result = session_cached(
-        ("probe", k, text), lambda: probe_bpe(model, text, step=k, encoder=encoder_for(model))
-    )
-    st.caption(escape_markdown(bpe_tokens_summary(result)))
-    token_view(
-        result.text, [TokenPane("", list(result.segments))], key="bpe_probe_view", show_whitespace=True
-    )
-    st.html(legend_html([("hover", "token ids, bytes and offsets"), ("⋅ → ↵", "space, tab, newline")]))
-    rows = bpe_fired_rows(result)
-    if rows:
-        st.markdown("**Which merges fired, in order**")
-        st.dataframe(
-            pd.DataFrame(rows), hide_index=True, width="stretch",
-            column_config={"merge": st.column_config.NumberColumn("Merge #", width="small"),
-                           "pair": "Pair", "new": "New symbol", "times": "Times",
-                           "at characters": "At characters (0-based)"},
-        )  # fmt: skip
-    else:
-        st.caption("No merge applies to this text yet.")
 
 
 # --------------------------------------------------------------------------- page

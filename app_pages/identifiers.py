@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
@@ -18,14 +16,13 @@ from tokenizer_core import (
     Tokenizer,
     escape_markdown,
     filter_rows,
+    identifier_costs_html,
     identifier_records,
     identifiers_csv,
     markdown_code,
-    pieces_html,
     sort_identifiers,
     split_identifier,
     split_table_html,
-    token_css,
 )
 from tokenizer_core.identifiers.charts import (
     top_identifiers_chart,
@@ -165,22 +162,7 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
         + f" · {row.occurrences:,} use{'s' if row.occurrences != 1 else ''}, first on line {row.first_line}"
         + (" · builtin" if row.builtin else "")
     )
-    table = ['<div style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
-             "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
-             "<th style='text-align:left;padding:3px 10px'>alone</th>"
-             "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"
-             "<th style='text-align:left;padding:3px 10px'>aligned with words</th></tr>"]  # fmt: skip
-    hues: set[int] = set()
-    for c, label in zip(row.costs, analysis.tokenizer_names):
-        aligned = "yes" if c.aligned else f"no: {c.words_cut} word{'s' if c.words_cut != 1 else ''} cut"
-        table.append(
-            f"<tr><td style='padding:3px 10px'>{html.escape(label)}</td>"
-            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.alone, hues=hues)} <b>{c.alone_tokens}</b></td>"
-            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.context, hues=hues)} <b>{c.context_first}</b></td>"
-            f"<td style='padding:3px 10px'>{aligned}</td></tr>"
-        )
-    table.append("</table></div>")
-    st.html(token_css(hues) + "".join(table))
+    st.html(identifier_costs_html(row, analysis.tokenizer_names))
     naming_table(name, toks, caption=f"{markdown_code(name)} in every naming style")
 
 

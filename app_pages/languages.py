@@ -2,48 +2,38 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
-    COST_DEFINITION,
     Language,
     LanguageRow,
     Tokenizer,
     TokenPane,
-    cost_rows_csv,
-    cost_table,
-    default_prices,
     escape_markdown,
     language_rows_csv,
     legend_html,
-    price_age_days,
     split_marks,
     summarize,
     token_count,
     view_windows,
 )
-from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
+from tokenizer_core.languages.charts import premium_heatmap, tokens_chart
 from ui.languages import (
     SEEN,
     SELECTED,
-    STALE_DAYS,
     about_section,
     cached_segments,
     cached_table,
+    cost_section,
     keep_valid,
-    price_editor,
     texts_section,
-    workload_inputs,
 )
 from ui.state import get_tokenizers, named, tokenizer_label
 from ui.token_view import token_view
 from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
 
 DEFAULT_TOKENIZERS = ("o200k_base", "cl100k_base", "llama3", "qwen", "tekken")
-DEFAULT_COST_MODELS = ("GPT-5 mini", "GPT-4o mini", "GPT-3.5 Turbo", "Mistral NeMo")
 MAX_PAIR_SEGMENTS = 4_000  # coloured pieces drawn per side
 PAIR_CHARS = 12_000  # characters of a long text shown in the side-by-side view
 
@@ -89,68 +79,6 @@ def table_section(rows: list[LanguageRow]) -> None:
             "words_note": st.column_config.TextColumn("Note", width="large"),
         },
     )  # fmt: skip
-
-
-# --------------------------------------------------------------------------------- cost
-
-
-def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
-    st.subheader("What it costs per month")
-    prices, problems = price_editor()
-    table = default_prices()
-    age = price_age_days(table.as_of, today=date.today())
-    if age is not None and age > STALE_DAYS:
-        st.warning(
-            f"The shipped prices are list prices as of {table.as_of} ({age} days ago): check the "
-            "providers' pages and edit the table above before using these figures.",
-            icon=":material/schedule:",
-        )
-    for p in problems:
-        st.warning(escape_markdown(p), icon=":material/warning:")
-    workload = workload_inputs()
-    with st.popover("How the cost is computed", icon=":material/functions:"):
-        st.markdown(escape_markdown(COST_DEFINITION))
-    if not prices:
-        st.info(
-            "No usable price: add a model with its tokenizer and prices in the table above.",
-            icon=":material/sell:",
-        )
-        return
-    ids = list(dict.fromkeys(p.tokenizer_id for p in prices))
-    toks, errors = get_tokenizers(ids)
-    show_unavailable(errors)
-    toks = working_tokenizers(toks, [l.text for l in chosen])
-    if not toks:
-        return
-    rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
-    costs, skipped = cost_table(rows, prices, workload)
-    for s in skipped:
-        st.warning(escape_markdown(s), icon=":material/warning:")
-    models = list(dict.fromkeys(c.model for c in costs))
-    keep_valid(
-        "languages_cost_models", models, default=[m for m in DEFAULT_COST_MODELS if m in models] or models[:3]
-    )
-    shown = st.multiselect("Models in the chart", models, key="languages_cost_models")
-    label = (
-        f"{workload.requests_per_month:,.0f} requests × ({workload.input_tokens:,.0f} input + "
-        f"{workload.output_tokens:,.0f} output tokens in {base_name})"
-    )
-    if shown:
-        st.altair_chart(
-            cost_chart([c for c in costs if c.model in shown], workload_label=label), width="stretch"
-        )
-    pivot = pd.DataFrame([{"language": c.language, "model": c.model, "cost": c.monthly_cost} for c in costs])
-    if len(pivot):
-        wide = pivot.pivot(index="language", columns="model", values="cost")
-        wide = wide.reindex([l.name for l in chosen])[models]
-        st.dataframe(
-            wide, width="stretch",
-            column_config={m: st.column_config.NumberColumn(m, format="dollar") for m in models},
-        )  # fmt: skip
-        st.download_button(
-            "Download the costs (CSV)", cost_rows_csv(costs), file_name="language_costs.csv",
-            mime="text/csv", icon=":material/download:", key="languages_cost_csv",
-        )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- side by side

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 import altair as alt
 import pytest
@@ -14,6 +15,7 @@ from tokenizer_core.identifiers import (
     code_view_window,
     cost_colour,
     extract_identifiers,
+    identifier_costs_html,
     layout_costs,
     lex,
     load_code_file,
@@ -62,6 +64,18 @@ def test_identifier_names_are_escaped_in_titles_and_tables():
     for out in (heat, table):
         assert "<img" not in out
         assert html.escape(PAYLOAD) in out
+
+
+def test_one_identifier_up_close_shows_each_split_with_its_count_and_escapes_labels():
+    # the seed: calculate_total is calc, ulate, _ and total (4 tokens); qx9_zz is 6 single characters
+    code = "def calculate_total(items):\n    return qx9_zz\n"
+    _, an = _analysis(code, "python", [GreedyTokenizer()])
+    out = identifier_costs_html(an.row("calculate_total"), [PAYLOAD])
+    assert "<img" not in out and html.escape(PAYLOAD) in out
+    assert re.findall(r'title="[^"]*">([^<]*)</span>', out)[:4] == ["calc", "ulate", "_", "total"]
+    assert "<b>4</b>" in out and "no: 1 word cut" in out  # calc|ulate cuts "calculate"
+    assert out.count("<tr>") == 2  # the header and one tokenizer
+    assert "<b>6</b>" in identifier_costs_html(an.row("qx9_zz"), ["greedy"])
 
 
 def test_heatmap_colours_each_use_by_its_cost_and_numbers_lines():

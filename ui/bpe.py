@@ -1,5 +1,6 @@
 """App layer of the BPE playground: limits and option help, the model in the session state, training
-in the worker pool, the options form, the merge detail and table, and using, saving or loading a model."""
+in the worker pool, the options form, the merge detail and table, the probe, and using, saving or
+loading a model."""
 
 from __future__ import annotations
 
@@ -21,18 +22,23 @@ from tokenizer_core import (
     BPEModel,
     BPEOptions,
     MergeEncoder,
+    TokenPane,
     bpe_candidate_rows,
+    bpe_fired_rows,
     bpe_merge_rows,
     bpe_symbol_label,
+    bpe_tokens_summary,
     corpus_limit,
     escape_markdown,
     explain_bpe_choice,
     export_agreement,
+    legend_html,
     load_bpe_model,
     markdown_code,
     model_id,
     plural,
     pretokenizer_labels,
+    probe_bpe,
     save_bpe_model,
     tiktoken_problem,
     trained_tokenizer,
@@ -42,6 +48,7 @@ from tokenizer_core.tasks import train_bpe_task
 
 from .jobs import follow_job, start_job
 from .state import register_session_tokenizer, session_tokenizers
+from .token_view import token_view
 
 MAX_CORPUS_CHARS = 2_000_000
 MAX_MERGES = 10_000
@@ -325,6 +332,40 @@ def session_cached(key: tuple, compute: Callable[[], T]) -> T:
             cache.pop(next(iter(cache)))
         cache[key] = compute()
     return cache[key]
+
+
+def probe_section(model: BPEModel, k: int) -> None:
+    st.subheader(
+        f"Probe: your text with the first {plural(k, 'merge')}" if k else "Probe: your text before any merge"
+    )
+    ss.setdefault("bpe_probe", "lowest newer")
+    text = st.text_input("Probe text", key="bpe_probe", help="Any text: it is encoded with the merges "
+                         "learned so far, in the order they were learned.")  # fmt: skip
+    if len(text) > MAX_PROBE_CHARS:
+        st.warning(f"The probe is {len(text):,} characters; only the first {MAX_PROBE_CHARS:,} are shown.")
+        text = text[:MAX_PROBE_CHARS]
+    if not text:
+        st.caption("Type something to see how the merges split it.")
+        return
+    result = session_cached(
+        ("probe", k, text), lambda: probe_bpe(model, text, step=k, encoder=encoder_for(model))
+    )
+    st.caption(escape_markdown(bpe_tokens_summary(result)))
+    token_view(
+        result.text, [TokenPane("", list(result.segments))], key="bpe_probe_view", show_whitespace=True
+    )
+    st.html(legend_html([("hover", "token ids, bytes and offsets"), ("⋅ → ↵", "space, tab, newline")]))
+    rows = bpe_fired_rows(result)
+    if rows:
+        st.markdown("**Which merges fired, in order**")
+        st.dataframe(
+            pd.DataFrame(rows), hide_index=True, width="stretch",
+            column_config={"merge": st.column_config.NumberColumn("Merge #", width="small"),
+                           "pair": "Pair", "new": "New symbol", "times": "Times",
+                           "at characters": "At characters (0-based)"},
+        )  # fmt: skip
+    else:
+        st.caption("No merge applies to this text yet.")
 
 
 def _register(k: int | None) -> None:

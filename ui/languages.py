@@ -1,12 +1,15 @@
 """App layer of the language cost page: cached counts, this session's texts and prices (editors
-and their callbacks), the workload inputs and the notes on the sample."""
+and their callbacks), the workload inputs, the monthly cost section and the notes on the sample."""
 
 from __future__ import annotations
+
+from datetime import date
 
 import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
+    COST_DEFINITION,
     EDITOR_COLUMNS,
     PREMIUM_CITATION,
     PREMIUM_DEFINITION,
@@ -18,6 +21,8 @@ from tokenizer_core import (
     Segment,
     Tokenizer,
     Workload,
+    cost_rows_csv,
+    cost_table,
     default_prices,
     escape_markdown,
     language_table,
@@ -27,14 +32,17 @@ from tokenizer_core import (
     merge_translations,
     parallel_sample_info,
     parse_translations_csv,
+    price_age_days,
     prices_from_records,
     prices_to_records,
     published_comparison,
     translations_csv,
 )
+from tokenizer_core.languages.charts import cost_chart
 
 from .prices import price_records, remember_edited
 from .state import get_tokenizers, named, tokenizer_infos, unnamed
+from .widgets import show_unavailable, working_tokenizers
 
 STALE_DAYS = 90
 TABLE = "languages_table"  # rows behind the text editor (this session's texts)
@@ -44,6 +52,7 @@ PRICES = "languages_prices"
 PRICES_EDITOR = "languages_prices_editor"
 SELECTED = "languages_selected"
 SEEN = "languages_seen_codes"
+DEFAULT_COST_MODELS = ("GPT-5 mini", "GPT-4o mini", "GPT-3.5 Turbo", "Mistral NeMo")
 
 
 @st.cache_data(show_spinner=False)
@@ -242,6 +251,65 @@ def workload_inputs() -> Workload:
         key="languages_share", help="The rest of the input (e.g. a fixed English system prompt) does not change with the language.",
     )  # fmt: skip
     return Workload(float(requests), float(tin), float(tout), translated_share=share / 100)
+
+
+def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
+    st.subheader("What it costs per month")
+    prices, problems = price_editor()
+    table = default_prices()
+    age = price_age_days(table.as_of, today=date.today())
+    if age is not None and age > STALE_DAYS:
+        st.warning(
+            f"The shipped prices are list prices as of {table.as_of} ({age} days ago): check the "
+            "providers' pages and edit the table above before using these figures.",
+            icon=":material/schedule:",
+        )
+    for p in problems:
+        st.warning(escape_markdown(p), icon=":material/warning:")
+    workload = workload_inputs()
+    with st.popover("How the cost is computed", icon=":material/functions:"):
+        st.markdown(escape_markdown(COST_DEFINITION))
+    if not prices:
+        st.info(
+            "No usable price: add a model with its tokenizer and prices in the table above.",
+            icon=":material/sell:",
+        )
+        return
+    ids = list(dict.fromkeys(p.tokenizer_id for p in prices))
+    toks, errors = get_tokenizers(ids)
+    show_unavailable(errors)
+    toks = working_tokenizers(toks, [l.text for l in chosen])
+    if not toks:
+        return
+    rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
+    costs, skipped = cost_table(rows, prices, workload)
+    for s in skipped:
+        st.warning(escape_markdown(s), icon=":material/warning:")
+    models = list(dict.fromkeys(c.model for c in costs))
+    keep_valid(
+        "languages_cost_models", models, default=[m for m in DEFAULT_COST_MODELS if m in models] or models[:3]
+    )
+    shown = st.multiselect("Models in the chart", models, key="languages_cost_models")
+    label = (
+        f"{workload.requests_per_month:,.0f} requests × ({workload.input_tokens:,.0f} input + "
+        f"{workload.output_tokens:,.0f} output tokens in {base_name})"
+    )
+    if shown:
+        st.altair_chart(
+            cost_chart([c for c in costs if c.model in shown], workload_label=label), width="stretch"
+        )
+    pivot = pd.DataFrame([{"language": c.language, "model": c.model, "cost": c.monthly_cost} for c in costs])
+    if len(pivot):
+        wide = pivot.pivot(index="language", columns="model", values="cost")
+        wide = wide.reindex([l.name for l in chosen])[models]
+        st.dataframe(
+            wide, width="stretch",
+            column_config={m: st.column_config.NumberColumn(m, format="dollar") for m in models},
+        )  # fmt: skip
+        st.download_button(
+            "Download the costs (CSV)", cost_rows_csv(costs), file_name="language_costs.csv",
+            mime="text/csv", icon=":material/download:", key="languages_cost_csv",
+        )  # fmt: skip
 
 
 def about_section() -> None:

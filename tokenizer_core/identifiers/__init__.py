@@ -10,7 +10,7 @@
 * `costs`: tokens per identifier and tokenizer (alone and in context), word alignment, naming
   convention costs, the identifier share of a file, CSV.
 * `layout`: indentation, comments, docstrings and blank lines in tokens.
-* `view`: escaped HTML for the code heat map and coloured splits.
+* `view`: escaped HTML for the code heat map, coloured splits and one identifier's costs.
 * `greedy`: the greedy longest-match teaching tokenizer (a tokenizer built from a word list).
 * `charts`: Altair charts of the above (``tokenizer_core.identifiers.charts``, imported on its
   own so Altair loads only when drawn).
@@ -107,6 +107,7 @@ from .view import (
     code_view_window,
     cost_colour,
     cost_legend_html,
+    identifier_costs_html,
     pieces_html,
     split_table_html,
 )
@@ -124,7 +125,7 @@ __all__ = [
     "code_sample_files", "code_view_window", "convert_style", "cost_colour", "cost_legend_html",
     "detect_code_language", "detect_indentation", "extract_identifiers", "filter_rows",
     "IDENTIFIER_ORDERS", "sort_identifiers",
-    "get_language", "guess_language", "identifier_records", "identifiers_csv", "kind_map",
+    "get_language", "guess_language", "identifier_costs_html", "identifier_records", "identifiers_csv", "kind_map",
     "language_from_filename", "layout_costs", "layout_variants", "lex_code", "load_code_file",
     "load_code_sample", "naming_costs", "pieces_html", "reindent", "remove_blank_lines",
     "remove_spans", "rewrite_code", "rewrite_costs", "split_identifier", "split_table_html",

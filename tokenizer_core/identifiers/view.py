@@ -268,3 +268,28 @@ def split_table_html(
     if not rows:
         return '<div class="tw-splits"><em>No identifiers match.</em></div>'
     return f"<style>{_SPLITS_CSS}</style>" + token_css(hues) + "".join(out)
+
+
+def identifier_costs_html(row: IdentifierRow, tokenizer_names: Sequence[str]) -> str:
+    """One identifier under every tokenizer: its coloured split alone and at its first use in the
+    code, with the token counts, and whether the token boundaries fall between its words.
+
+    One table row per tokenizer, in the order of `row.costs` (e.g. ``cl100k_base | calculate|_total 2
+    | ⋅calculate|_total 2 | yes``). Labels are escaped; the splits share one stylesheet, emitted first.
+    """
+    table = ['<div style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
+             "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
+             "<th style='text-align:left;padding:3px 10px'>alone</th>"
+             "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"
+             "<th style='text-align:left;padding:3px 10px'>aligned with words</th></tr>"]  # fmt: skip
+    hues: set[int] = set()
+    for c, label in zip(row.costs, tokenizer_names):
+        aligned = "yes" if c.aligned else f"no: {c.words_cut} word{'s' if c.words_cut != 1 else ''} cut"
+        table.append(
+            f"<tr><td style='padding:3px 10px'>{html.escape(label)}</td>"
+            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.alone, hues=hues)} <b>{c.alone_tokens}</b></td>"
+            f"<td style='padding:3px 10px;font-family:monospace'>{pieces_html(c.context, hues=hues)} <b>{c.context_first}</b></td>"
+            f"<td style='padding:3px 10px'>{aligned}</td></tr>"
+        )
+    table.append("</table></div>")
+    return token_css(hues) + "".join(table)
