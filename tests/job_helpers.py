@@ -33,3 +33,16 @@ def deaf(seconds: float) -> str:
 
 def fails(message: str) -> None:
     raise ValueError(message)
+
+
+def spam_progress(seconds: float) -> int:
+    """Report progress as fast as the worker can (the throttle off), for `seconds`."""
+    from tokenizer_core import jobs
+
+    jobs._REPORT_EVERY = 0.0  # in this worker process only
+    end = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < end:
+        n += 1
+        report(0.5, f"message {n} " + "x" * 300)
+    return n

@@ -160,3 +160,41 @@ def test_workers_never_run_the_hosts_main_script(tmp_path, monkeypatch):
     with JobPool(workers=1, nice=0) as pool:
         assert pool.submit(h.square, 3).result(timeout=60) == 9
     assert not marker.exists(), marker.read_text()
+
+
+def test_a_worker_killed_while_reporting_never_blocks_the_others():
+    """A worker killed (kill -9, out of memory) in the middle of sending progress must not leave
+    anything locked: later jobs still report progress, and every worker can exit."""
+    import threading
+
+    outcome: dict = {}
+
+    def scenario() -> None:
+        pool = JobPool(workers=2, nice=0)
+        pool.warm_up()
+        for _ in range(4):
+            job = pool.submit(h.spam_progress, 60.0)
+            deadline = time.monotonic() + 30
+            while not job.progress.text.startswith("message") and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.2)  # well into sending
+            pid = pool._pid_of(job)
+            assert pid > 0, "the job never started"  # (os.kill(0, ...) would hit this process group)
+            os.kill(pid, signal.SIGKILL)
+            with pytest.raises(WorkerDied):
+                job.result(timeout=60)
+        job = pool.submit(h.steps, 10, 0.2)
+        deadline = time.monotonic() + 30
+        while not job.progress.text.startswith("step") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        outcome["progress"] = job.progress.text
+        outcome["result"] = job.result(timeout=60)
+        pool.shutdown()
+        outcome["shut down"] = True
+
+    t = threading.Thread(target=scenario, daemon=True)
+    t.start()
+    t.join(timeout=240)
+    assert not t.is_alive(), f"the pool hung: {outcome}"
+    assert outcome.pop("progress", "").startswith("step"), outcome  # progress still gets through
+    assert outcome == {"result": 10, "shut down": True}

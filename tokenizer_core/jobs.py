@@ -31,7 +31,7 @@ import functools
 import itertools
 import multiprocessing as mp
 import os
-import queue as queue_mod
+import pickle
 import signal
 import threading
 import time
@@ -45,6 +45,8 @@ T = TypeVar("T")
 
 _SLOTS = 4096  # cancel flags / worker pids, indexed by job id modulo this (max_pending is far lower)
 _REPORT_EVERY = 0.1  # seconds between two progress messages of one job
+_PIPE_BUF = 4096  # bytes a pipe writes atomically on Linux (POSIX guarantees at least 512)
+_MAX_TEXT = 400  # characters of a progress text: a message stays one atomic write
 
 
 class JobError(Exception):
@@ -83,7 +85,7 @@ class Progress:
 
 # ---------------------------------------------------------------- worker side
 
-_worker_queue: Any = None
+_worker_progress: Any = None  # the write end of the pool's progress pipe, non-blocking
 _worker_flags: Any = None
 _worker_pids: Any = None
 _current_slot: int | None = None
@@ -92,9 +94,10 @@ _last_report = 0.0
 _local = threading.local()
 
 
-def _init_worker(progress_queue: Any, flags: Any, pids: Any, nice: int) -> None:
-    global _worker_queue, _worker_flags, _worker_pids
-    _worker_queue, _worker_flags, _worker_pids = progress_queue, flags, pids
+def _init_worker(progress: Any, flags: Any, pids: Any, nice: int) -> None:
+    global _worker_progress, _worker_flags, _worker_pids
+    _worker_progress, _worker_flags, _worker_pids = progress, flags, pids
+    os.set_blocking(progress.fileno(), False)  # a full pipe drops a progress message, never waits
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server stops the server, not jobs
     if nice:
         with contextlib.suppress(OSError):
@@ -141,8 +144,22 @@ def report(fraction: float, text: str = "") -> None:
     now = time.monotonic()
     if now - _last_report >= _REPORT_EVERY or fraction >= 1.0:
         _last_report = now
-        with contextlib.suppress(Exception):  # progress is best-effort; the result is what matters
-            _worker_queue.put_nowait((_current_id, min(1.0, max(0.0, fraction)), text))
+        _send_progress((_current_id, min(1.0, max(0.0, fraction)), text[:_MAX_TEXT]))
+
+
+def _send_progress(msg: tuple) -> None:
+    """One progress message as one write to the pool's pipe, or none (best-effort).
+
+    Not a multiprocessing.Queue: its writers share a lock, and a worker killed while holding it
+    (kill -9, the kernel's OOM killer, a cancel ignored too long) would block every later
+    worker's messages and exit for good. A single write of at most PIPE_BUF bytes to a pipe is
+    atomic, so no lock is needed and a dying worker can never leave half a message.
+    """
+    data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
+    if len(data) + 4 > _PIPE_BUF:
+        return
+    with contextlib.suppress(OSError):  # BlockingIOError: the pipe is full; the next one gets through
+        _worker_progress.send_bytes(data)
 
 
 @contextlib.contextmanager
@@ -323,7 +340,7 @@ class JobPool:
             # each worker forks with these imported; never the default ["__main__"] (see above)
             self._ctx.set_forkserver_preload(list(preload))
         self._nice = nice
-        self._queue = self._ctx.Queue()
+        self._progress_in, self._progress_out = self._ctx.Pipe(duplex=False)
         self._flags = self._ctx.RawArray("b", _SLOTS)
         self._pids = self._ctx.RawArray("i", _SLOTS)
         self._ids = itertools.count(1)
@@ -379,8 +396,7 @@ class JobPool:
             for job in jobs:
                 job.cancel()
         self._executor.shutdown(wait=True, cancel_futures=cancel)
-        self._queue.put(None)
-        self._drainer.join(timeout=5)
+        self._drainer.join(timeout=5)  # it stops within its 0.5 s poll once closed
 
     def __enter__(self) -> JobPool:
         return self
@@ -395,7 +411,7 @@ class JobPool:
             max_workers=self.workers,
             mp_context=self._ctx,
             initializer=_init_worker,
-            initargs=(self._queue, self._flags, self._pids, self._nice),
+            initargs=(self._progress_out, self._flags, self._pids, self._nice),
             max_tasks_per_child=self.max_tasks_per_child,
         )
 
@@ -493,14 +509,10 @@ class JobPool:
 
     def _drain(self) -> None:
         """Progress messages into the jobs; kill the workers of jobs that ignore a cancel."""
-        while True:
+        while not self._closed:
             try:
-                msg = self._queue.get(timeout=0.5)
-            except queue_mod.Empty:
-                msg = ()
-            except (EOFError, OSError):
-                return
-            if msg is None:
+                msg = pickle.loads(self._progress_in.recv_bytes()) if self._progress_in.poll(0.5) else ()
+            except (EOFError, OSError, pickle.UnpicklingError):
                 return
             self._retire_idle_workers(time.monotonic())
             with self._lock:
