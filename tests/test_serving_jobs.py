@@ -79,17 +79,14 @@ def test_cancel_button_stops_training_and_keeps_the_old_model(server, corpus):
     async def go():
         s, t0 = await _start_big_training(corpus, port)
         await asyncio.sleep(1.0)
-        t1 = time.perf_counter()
         r = await s.set(click="bpe_job_cancel", timeout=60)
-        took = time.perf_counter() - t1
         await s.close()
-        return r, took
+        return r
 
-    r, took = run_in_own_loop(go())
+    r = run_in_own_loop(go())
     assert not exceptions(r)
     assert any("Training cancelled" in a for a in alerts(r)), alerts(r)
     assert metric_values(r).get("Merges learned") == "12"  # the first visit's model is still shown
-    assert took < 15
 
 
 def test_a_session_that_leaves_cancels_its_job(server, corpus):

@@ -450,12 +450,19 @@ class JobPool:
         for pid, proc in list(procs.items()):
             self._procs.setdefault(pid, proc)
 
-    def _worker_was_killed(self, pid: int) -> bool:
-        """True when `pid` died on its own (not terminated by the executor cleaning up)."""
-        proc = self._procs.get(pid)
+    @staticmethod
+    def _died_on_its_own(proc: Any) -> bool:
+        """True when the worker `proc` died on its own (not terminated by the executor cleaning up).
+
+        A worker killed a moment ago may not have its exit status yet (the forkserver reports it
+        a little later), so it is given up to 2 s before being taken for one still shutting down.
+        """
         if proc is None:
             return True
         code = proc.exitcode
+        if code is None:
+            proc.join(timeout=2.0)
+            code = proc.exitcode
         if code is None:  # still shutting down: it was not the one that died first
             return False
         return code != -signal.SIGTERM
@@ -478,8 +485,9 @@ class JobPool:
         pid = int(self._pids[job.id % _SLOTS])
         with self._lock:
             self._remember_processes()
-            culprit = bool(pid) and self._worker_was_killed(pid)
+            proc = self._procs.get(pid)
             broken = job._executor
+        culprit = bool(pid) and self._died_on_its_own(proc)  # may wait: outside the lock
         if broken is not None:
             self._replace_executor(broken)
         if job.cancel_requested is not None:
