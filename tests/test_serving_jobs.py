@@ -70,7 +70,14 @@ async def _start_big_training(corpus: str, port: int) -> tuple[Session, float]:
     await s.set(bpe_corpus_text=corpus)
     t0 = await s.start(bpe_merges=10_000, click="bpe_train")
     await s.until(t0, element=_is_cancel)  # the progress bar and its Cancel button are up
+    # and this job is merging in the worker: not queued behind an earlier test's job, and far
+    # from done (the merges are most of the training), so what the test does next meets it
+    await s.until(t0, element=_is_merging, timeout=120)
     return s, t0
+
+
+def _is_merging(kind, proto) -> bool:
+    return kind == "progress" and proto.text.startswith("Merge ")
 
 
 def test_cancel_button_stops_training_and_keeps_the_old_model(server, corpus):
@@ -78,7 +85,6 @@ def test_cancel_button_stops_training_and_keeps_the_old_model(server, corpus):
 
     async def go():
         s, t0 = await _start_big_training(corpus, port)
-        await asyncio.sleep(1.0)
         r = await s.set(click="bpe_job_cancel", timeout=60)
         await s.close()
         return r
@@ -114,11 +120,7 @@ def test_a_killed_worker_is_reported_and_training_again_works_meanwhile_others_c
     port, server_pid = server
 
     async def go():
-        s, t0 = await _start_big_training(corpus, port)
-        deadline = time.monotonic() + 30
-        while not _workers(server_pid) and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(1.0)  # well into the training
+        s, t0 = await _start_big_training(corpus, port)  # merging in the worker
         for pid in _workers(server_pid):
             os.kill(pid, signal.SIGKILL)
         other = Session(port)
