@@ -24,7 +24,7 @@ from tokenizer_core import (
 )
 from tokenizer_core.tasks import check_chunks_task, chunk_task, count_task
 
-from .jobs import JobOutcome, in_process_max_chars, pooled_result, run_again_button, text_digest
+from .jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
 
 MAX_TABLE_ROWS = 1_000  # rows of the chunk table sent at a time (about 125 KB)
 
@@ -48,14 +48,6 @@ def _pooled(tok: Tokenizer, text: str, kind: str) -> bool:
     return tok.id in BUILTINS and len(text) > in_process_max_chars(kind)
 
 
-def _stopped(key: str, outcome: JobOutcome, what: str) -> None:
-    if outcome.cancelled:
-        st.info(f"{what} cancelled. The document is still in the box.", icon=":material/cancel:")
-        run_again_button(key, f"{what} again")
-    else:
-        st.error(f"{what} failed: {escape_markdown(outcome.error)}", icon=":material/error:")
-
-
 def document_tokens(text: str, tok: Tokenizer) -> int | None:
     """The document's token count; a large document is counted in a worker process (progress bar,
     Cancel). None, with a message shown, when the user cancelled."""
@@ -66,7 +58,7 @@ def document_tokens(text: str, tok: Tokenizer) -> int | None:
         allow_special=False, weight=1, label="Counting the document's tokens...",
     )  # fmt: skip
     if outcome.error is not None:
-        _stopped("chunks_count", outcome, "Counting")
+        show_stopped("chunks_count", outcome, "Counting", "document")
         return None
     return outcome.value[0].tokens
 
@@ -81,7 +73,7 @@ def chunks_of(text: str, tok: Tokenizer, strategy: str, size: int, overlap: int)
         text, tok.id, strategy, size, overlap, weight=len(text), label="Chunking...",
     )  # fmt: skip
     if outcome.error is not None:
-        _stopped("chunks_job", outcome, "Chunking")
+        show_stopped("chunks_job", outcome, "Chunking", "document")
         return None
     return outcome.value
 
@@ -102,7 +94,7 @@ def checked(text: str, result: ChunkResult, tok: Tokenizer, key: tuple) -> list[
             label="Checking the chunks...",
         )  # fmt: skip
         if outcome.error is not None:
-            _stopped("chunks_check", outcome, "Checking")
+            show_stopped("chunks_check", outcome, "Checking", "document")
             return None
         problems = outcome.value
     ss["chunks_check_done"] = (key, problems)

@@ -30,7 +30,7 @@ from tokenizer_core.counter.models import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 from tokenizer_core.tasks import count_task
 
-from .jobs import in_process_max_chars, pooled_result, run_again_button, text_digest
+from .jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
 from .models import known_choice_ids
 from .state import named, tokenizer_infos, unnamed
 from .token_view import token_view
@@ -62,11 +62,7 @@ def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: boo
     )  # fmt: skip
     if outcome.error is None:
         return named(outcome.value, toks)
-    if outcome.cancelled:
-        st.info("Counting cancelled. The text is still in the box.", icon=":material/cancel:")
-        run_again_button("counter_count", "Count again")
-    else:
-        st.error(f"Counting failed: {escape_markdown(outcome.error)}", icon=":material/error:")
+    show_stopped("counter_count", outcome, "Counting", "text", again="Count again")
     return None
 
 

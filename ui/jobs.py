@@ -27,6 +27,7 @@ from typing import Any
 
 import streamlit as st
 
+from tokenizer_core import escape_markdown
 from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, WorkerDied, reporting_to
 
 # A session disconnected this long (not a network blip) loses its job.
@@ -252,8 +253,16 @@ def in_process_max_chars(kind: str) -> int:
 
 
 def text_digest(text: str) -> str:
-    """A fingerprint of a text for result keys (the text itself is not kept in the key)."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    """A fingerprint of a text for result keys (the text itself is not kept in the key).
+
+    Hashing 20 MB takes about 50 ms and a page asks several times per rerun, so the session
+    remembers the last answer for that very string object (no copy is kept)."""
+    memo = st.session_state.get("_tw_text_digest")
+    if memo is not None and memo[0] is text:
+        return memo[1]
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    st.session_state["_tw_text_digest"] = (text, digest)
+    return digest
 
 
 def pooled_result(
@@ -299,6 +308,15 @@ def run_again_button(key: str, label: str) -> None:
     """After a cancel: a button that runs the same job again."""
     st.button(label, key=f"{key}_again", icon=":material/replay:",
               on_click=lambda: st.session_state.pop(f"{key}_stopped", None))  # fmt: skip
+
+
+def show_stopped(key: str, outcome: JobOutcome, what: str, kept: str, again: str | None = None) -> None:
+    """Why a `pooled_result` gave no value: cancelled (with a button to run it again), or failed."""
+    if outcome.cancelled:
+        st.info(f"{what} cancelled. The {kept} is still in the box.", icon=":material/cancel:")
+        run_again_button(key, again or f"{what} again")
+    else:
+        st.error(f"{what} failed: {escape_markdown(outcome.error or '')}", icon=":material/error:")
 
 
 def cancel_job(key: str) -> None:

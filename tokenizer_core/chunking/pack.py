@@ -342,19 +342,6 @@ class _Packer:
         return out
 
 
-def _pack(
-    text: str,
-    tok: Tokenizer,
-    atoms: Sequence[Atom],
-    size: int,
-    overlap: int,
-    log: StepLog,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[tuple[int, int, int, int]]:
-    """Pack atoms into chunks (see :class:`_Packer`)."""
-    return _Packer(text, tok, atoms, size, overlap, log, progress).run() if atoms else []
-
-
 # ------------------------------------------------------------------------------------ chunk_text
 
 
@@ -409,7 +396,7 @@ def chunk_text(
         def packed(done: int, total: int) -> None:
             step(0.45 + 0.5 * done / max(total, 1), f"Packing pieces into chunks: {done:,} of {total:,}")
 
-        spans = _pack(text, tokenizer, atoms, size, overlap, log, packed)
+        spans = _Packer(text, tokenizer, atoms, size, overlap, log, packed).run() if atoms else []
         step(0.95, "Checking the chunks...")
         notes = _atom_notes(text, tokenizer, spans, size)
 
