@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
@@ -73,6 +73,7 @@ class ChatFormat:
     source: str
     rendered: bool  # False: the documented counting rule, not a rendered prompt
     tools: str = ""  # how tools enter the prompt; "" = the format does not say (not counted)
+    counted_by: str = ""  # how a rule counts, in a user's words ("" = OpenAI's documented rule)
 
     def parts(self, user: str, system: str = "") -> list[ChatPart]:
         """One optional system message and one user message, rendered ([] for a rule)."""
@@ -316,8 +317,8 @@ def _mistral_v3(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     out = [_special("<s>")]
     for i in turns:
         m = messages[i]
-        if m.role == "assistant":
-            out += [_own(messages, i), _special("</s>")]
+        if m.role == "assistant":  # mistral-common encodes an answer without its trailing spaces
+            out += [_own(messages, i, m.content.rstrip(" ")), _special("</s>")]
             continue
         if i == last_user and tools:
             out.append(_special("[AVAILABLE_TOOLS]"))
@@ -379,6 +380,29 @@ CHAT_FORMATS: dict[str, ChatFormat] = {
 }  # fmt: skip
 
 
+# A counting rule other than OpenAI's: (tokenizer, messages, tools) -> (total, each message's
+# own tokens, the tools' tokens).
+RuleCount = Callable[[Tokenizer, Sequence[Message], Sequence[dict]], tuple[int, tuple[int, ...], int]]
+_RULES: dict[str, RuleCount] = {}
+
+
+def register_format(
+    fmt: ChatFormat,
+    *,
+    render: Callable[[list[Message], list[dict]], list[ChatPart]] | None = None,
+    rule: RuleCount | None = None,
+) -> None:
+    """Add a chat format kept in a module of its own: a rendered one with its `render`, or a
+    counting rule (``rendered=False``) with its `rule`."""
+    if (render is None) == (rule is None) or fmt.rendered != (render is not None):
+        raise ValueError(f"{fmt.id}: give a render for a rendered format or a rule for a counting rule")
+    CHAT_FORMATS[fmt.id] = fmt
+    if render is not None:
+        _RENDER[fmt.id] = render
+    if rule is not None:
+        _RULES[fmt.id] = rule
+
+
 def chat_formats_for(tokenizer_id: str) -> list[ChatFormat]:
     """The chat formats known for a tokenizer (none for completion-only or your own ones).
 
@@ -431,6 +455,10 @@ def _count_format(
 ) -> ChatCount:
     """One format's count, given the messages' own token counts (user, system)."""
     user_n, system_n = counts
+    if fmt.id in _RULES:
+        return ChatCount(
+            fmt, user_n + system_n, count_request(tokenizer, fmt, _simple(user, system)).total, ()
+        )
     if not fmt.rendered:
         roles = [("system", system_n)] * bool(system) + [("user", user_n)]
         total = sum(3 + tokenizer.count(role) + n for role, n in roles) + 3
@@ -531,6 +559,9 @@ def count_request(
     Raises ChatRenderError when the format's template refuses the request.
     """
     tools_counted = bool(tools) and bool(fmt.tools)
+    if fmt.id in _RULES:
+        total, own, tool_n = _RULES[fmt.id](tokenizer, messages, tools if tools_counted else ())
+        return RequestCount(fmt, total, own, tool_n, tools_counted, ())
     if not fmt.rendered:
         own = tuple(tokenizer.count(m.content) for m in messages)
         tool_n = openai_tool_tokens(tokenizer, tools) if tools_counted else 0
@@ -647,6 +678,9 @@ def chat_template_text(parts: Sequence[ChatPart]) -> str:
     return "".join(_PLACEHOLDERS.get(p.kind, p.text) for p in parts)
 
 
+# The families whose formats live in modules of their own register them on import.
+from . import gemini_rule, gemma_chat, llama4_chat, mistral_spm_chat  # noqa: E402, F401
+
 __all__ = [
     "CHAT_FORMATS",
     "LLAMA31_DATE",
@@ -667,5 +701,6 @@ __all__ = [
     "count_request",
     "openai_tool_tokens",
     "parse_tools",
+    "register_format",
     "request_segments",
 ]  # fmt: skip

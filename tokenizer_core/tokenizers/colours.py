@@ -15,11 +15,12 @@ from typing import Any
 
 from .registry import BUILTINS
 
-# Tableau 10 first (distinct, colour-blind aware), then ten more that stay apart from them.
+# Tableau 10 first (distinct, colour-blind aware), then sixteen more that stay apart from them.
 PALETTE: tuple[str, ...] = (
     "#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#72b7b2", "#9d755d", "#eeca3b",
     "#ff9da6", "#79706e", "#1b9e77", "#7570b3", "#d95f02", "#66a61e", "#e7298a", "#a6761d",
-    "#17becf", "#393b79", "#8c6d31", "#843c39",
+    "#17becf", "#393b79", "#8c6d31", "#843c39", "#bcbd22", "#7b4173", "#3182bd", "#637939",
+    "#e6550d", "#ce6dbd",
 )  # fmt: skip
 
 

@@ -21,7 +21,10 @@ from typing import Any
 
 from . import patterns
 from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
+from .gemma import GEMMA, load_gemma
 from .hf_schema import hf_json_problem
+from .llama4 import LLAMA4, load_llama4
+from .mistral_spm import MISTRAL_SPM, load_mistral_spm
 from .vocab import (
     Ranks,
     VocabularyError,
@@ -431,6 +434,12 @@ BUILTINS: dict[str, BuiltinSpec] = {
         ),
     )
 }  # fmt: skip
+# Families with a module of their own, after the others (so every earlier colour stays).
+BUILTINS.update(
+    (info.id, BuiltinSpec(info, loader))
+    for info, loader in [(LLAMA4, load_llama4), *((i, load_gemma) for i in GEMMA.values()),
+                         *((i, load_mistral_spm) for i in MISTRAL_SPM.values())]
+)  # fmt: skip
 
 DEFAULT_IDS: tuple[str, ...] = ("o200k_base", "cl100k_base", "llama3")
 
@@ -438,9 +447,9 @@ DEFAULT_IDS: tuple[str, ...] = ("o200k_base", "cl100k_base", "llama3")
 # approximated number would be worse than none). Their APIs count tokens for you.
 NO_PUBLIC_TOKENIZER: dict[str, str] = {
     "Claude (Anthropic)": "Anthropic publishes no tokenizer for its current models; its API counts "
-    "tokens (the Messages API's count_tokens endpoint, and usage in every response).",
-    "Gemini (Google)": "Google publishes no tokenizer for Gemini; its API counts tokens "
-    "(countTokens, and usage metadata in every response).",
+    "tokens (the Messages API's count_tokens endpoint, and usage in every response). Claude Opus 4.7 "
+    "and later use a new tokenizer that Anthropic says produces roughly 1x to 1.35x the tokens of "
+    "the earlier one for the same text, so no count made for an older Claude carries over.",
 }
 
 
