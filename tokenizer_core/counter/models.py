@@ -74,9 +74,30 @@ CATALOG: tuple[ModelEntry, ...] = (
     _M("deepseek-v4-thinking", "DeepSeek V4 (thinking)", "DeepSeek", "deepseek_v4", "deepseek_v4_thinking", None,
        ("V4-Pro", "V4-Flash", "reasoning")),
     _M("mistral-nemo", "Mistral NeMo", "Mistral AI", "tekken", "mistral_v3", 128_000, ("12B", "Pixtral 12B")),
+    # Gemini (Google's SDK maps each to a Gemma vocabulary: google-genai 3.3.0), Gemma, Llama 4, classic Mistral
+    _M("gemini-2.5-pro", "Gemini 2.5 Pro", "Google", "gemma3", "gemini", 1_048_576, ("gemini-2.5-pro",)),
+    _M("gemini-2.5-flash", "Gemini 2.5 Flash", "Google", "gemma3", "gemini", 1_048_576, ("gemini-2.5-flash",)),
+    _M("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "Google", "gemma3", "gemini", 1_048_576, ("gemini-2.5-flash-lite",)),
+    _M("gemini-2.0-flash", "Gemini 2.0 Flash", "Google", "gemma3", "gemini", 1_048_576, ("gemini-2.0-flash", "Flash-Lite")),
+    _M("gemini-3-pro-preview", "Gemini 3 Pro (preview)", "Google", "gemma3", "gemini", 1_048_576, ("gemini-3-pro-preview",)),
+    _M("gemini-3-flash-preview", "Gemini 3 Flash (preview)", "Google", "gemma3", "gemini", 1_048_576, ("gemini-3-flash-preview",)),
+    _M("gemma-3", "Gemma 3", "Google", "gemma3", "gemma3", 131_072, ("1B", "4B", "12B", "27B")),
+    _M("gemma-2", "Gemma 2", "Google", "gemma2", "gemma2", 8_192, ("2B", "9B", "27B")),
+    _M("llama-4-scout", "Llama 4 Scout", "Meta", "llama4", "llama4", 10_485_760, ("17B-16E",)),
+    _M("llama-4-maverick", "Llama 4 Maverick", "Meta", "llama4", "llama4", 1_048_576, ("17B-128E",)),
+    _M("mistral-7b-v0.1", "Mistral 7B v0.1", "Mistral AI", "mistral_sp_v1", "mistral_sp_v1", 8_192, ("open-mistral-7b",)),
+    _M("mistral-7b-v0.2", "Mistral 7B v0.2", "Mistral AI", "mistral_sp_v1", "mistral_sp_v1", 32_768, ("Instruct v0.2",)),
+    _M("mixtral-8x7b", "Mixtral 8x7B", "Mistral AI", "mistral_sp_v1", "mistral_sp_v1", 32_768, ("open-mixtral-8x7b",)),
+    _M("mistral-7b-v0.3", "Mistral 7B v0.3", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 32_768, ("Instruct v0.3",)),
+    _M("mixtral-8x22b", "Mixtral 8x22B", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 65_536, ("open-mixtral-8x22b",)),
+    _M("codestral-22b", "Codestral 22B", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 32_768, ("codestral-2405",)),
+    _M("mistral-large-2407", "Mistral Large 2 (2407)", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 131_072, ("mistral-large-2407", "123B")),
+    _M("mistral-large-2411", "Mistral Large 2.1 (2411)", "Mistral AI", "mistral_sp_v7", "mistral_sp_v7", 131_072, ("mistral-large-2411",)),
+    _M("pixtral-large-2411", "Pixtral Large (2411)", "Mistral AI", "mistral_sp_v7", "mistral_sp_v7", 131_072, ("pixtral-large-2411",)),
 )  # fmt: skip
-# Not listed on purpose: Mistral Small 3 and later Mistral models use a newer Tekken vocabulary
-# (instruct v7) that no pinned package ships, so no exact count can be given offline.
+# Not listed on purpose: Mistral Small 3 and later Mistral models (Medium 3, Magistral, Devstral)
+# use a newer Tekken vocabulary that no package ships; Gemini 3.1 and 3.5 are counted by Google's
+# SDK with Gemma 4's vocabulary, which no package lets the tests check. No exact count offline.
 
 MODELS: dict[str, ModelEntry] = {m.id: m for m in CATALOG}
 

@@ -184,4 +184,9 @@ class SplintrTokenizer(Tokenizer):
             carry = ()
         if carry:
             out.append(Segment(len(text), len(text), carry, "", b""))
+        if "".join(seg.text for seg in out) != text:
+            # a literal "▁" decodes as the space it stands for: one character for one, so the
+            # offsets hold and each segment takes its text from the input
+            out = [seg._replace(text=text[seg.start : seg.end], data=text[seg.start : seg.end].encode("utf-8"))
+                   for seg in out]  # fmt: skip
         return out
