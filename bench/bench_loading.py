@@ -9,8 +9,9 @@ afterwards. Scenarios, all measured in the same run:
 
 * import only: what the app pays before anyone picks a tokenizer (the reference);
 * default: the counter's default tokenizers (what the first page load costs);
-* all before: every built-in tokenizer the app had before gpt-oss and DeepSeek V4 were added;
-* all after: every built-in tokenizer now (adds o200k_harmony and deepseek_v4);
+* all before: every built-in tokenizer the app had before Llama 4, Gemma 2/3 and the classic
+  Mistral (SentencePiece) vocabularies were added;
+* all after: every built-in tokenizer now;
 * each new family alone, on top of the import.
 
 Built-ins load on first use (st.cache_resource per id), so a family nobody selects costs
@@ -28,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-NEW_FAMILIES = ("o200k_harmony", "deepseek_v4")
+NEW_FAMILIES = ("llama4", "gemma3", "gemma2", "mistral_sp_v7", "mistral_sp_v3", "mistral_sp_v1")
 
 _CHILD = r"""
 import json, resource, sys, time

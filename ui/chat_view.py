@@ -110,7 +110,8 @@ def request_section(
         row |= {
             "Tools": r["tools"] if r["tools_counted"] else None, "Format adds": r["template"],
             "Request tokens": r["total"], "% of context": 100 * r["total"] / ctx,
-            "Counted by": HOW[fmt.rendered] + ("" if r["tools_counted"] or not tools else "; tools not counted"),
+            "Counted by": (fmt.counted_by or HOW[fmt.rendered])
+            + ("" if r["tools_counted"] or not tools else "; tools not counted"),
         }  # fmt: skip
         table.append(row)
     st.dataframe(
@@ -133,8 +134,8 @@ def request_section(
                    "still reads its chat markers (such as `<think>`) as one token wherever they appear.")  # fmt: skip
     drawable = [r for r in rows if r.get("parts")]
     if not drawable:
-        st.caption("OpenAI publishes no chat template, so its requests are counted by the documented rule "
-                   "and cannot be drawn token by token.")  # fmt: skip
+        st.caption("These requests are counted by a rule (OpenAI's documented one, or Google's for Gemini: "
+                   "each text on its own), not a rendered template, so they cannot be drawn token by token.")  # fmt: skip
         return
     labels = {
         i: f"{', '.join(r['names'])} · {CHAT_FORMATS[r['format_id']].name}" for i, r in enumerate(drawable)

@@ -26,7 +26,7 @@ from tokenizer_core import (
     view_windows,
 )
 from tokenizer_core.counter.charts import token_count_chart
-from tokenizer_core.counter.models import TokenizerGroup, shared_tokenizer_note
+from tokenizer_core.counter.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 from tokenizer_core.tasks import count_task
 
@@ -107,6 +107,8 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
             st.caption(escape_markdown(", ".join(picked or tok.info.models) or tok.info.family))
     if note := shared_tokenizer_note(groups, tokenizer_names={t.id: t.info.name for t in toks}):
         st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
+    for rule in rule_notes([c for g in groups for c in g.choices]):  # e.g. Gemini: what is counted
+        st.caption(escape_markdown(rule))
     df = pd.DataFrame([_row_dict(r) for r in rows])
     st.dataframe(
         df.drop(columns=["tokenizer_id", "context_window"]),

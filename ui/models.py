@@ -17,9 +17,12 @@ from tokenizer_core.counter.models import (
 from .state import session_tokenizers, tokenizer_infos
 
 PICKER_HELP = (
-    "Type a model (GPT-4o, o3, Llama 3.1, Qwen3, Mistral NeMo...) or an encoding (o200k_base, "
-    "cl100k_base...). Models that share a tokenizer are counted once. Add your own tokenizer in the sidebar. "
-    "Claude and Gemini: no public tokenizer; their APIs count tokens, so no count is shown here."
+    "Type a model (GPT-4o, o3, Llama 4, Gemini 2.5, Gemma 3, Qwen3, Mixtral, Mistral NeMo...) or an encoding "
+    "(o200k_base, cl100k_base...). Models that share a tokenizer are counted once. Add your own tokenizer in the "
+    "sidebar. Gemini: text only, counted as Google's SDK counts locally. Claude: no public tokenizer; its API "
+    "counts tokens, so no count is shown here (Opus 4.7 and later use a new tokenizer: no older count carries "
+    "over). Not listed: Mistral Small 3 and later Mistral models, Gemini 3.1 and later, whose tokenizers no "
+    "package ships."
 )
 
 

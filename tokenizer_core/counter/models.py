@@ -182,6 +182,21 @@ def shared_tokenizer_note(groups: Sequence[TokenizerGroup], *, tokenizer_names: 
     return ("; ".join(parts) + ": counted once.") if parts else ""
 
 
+def rule_notes(choices: Sequence[Choice]) -> list[str]:
+    """What a counting rule counts, once per rule among the chosen models (Gemini's).
+
+    ``rule_notes(resolve_choices(["gemini-2.5-pro"]))[0].startswith("Gemini 2.5 Pro: text only")``
+    """
+    from .chat import CHAT_FORMATS
+
+    by_format: dict[str, list[str]] = {}
+    for c in choices:
+        fmt = CHAT_FORMATS.get(c.chat_format or "")
+        if fmt is not None and fmt.counted_by:
+            by_format.setdefault(fmt.id, []).append(c.name)
+    return [f"{', '.join(names)}: {CHAT_FORMATS[fid].counted_by}." for fid, names in by_format.items()]
+
+
 def picker_options(tokenizer_ids: Sequence[str]) -> list[str]:
     """Every model whose tokenizer is available, then the tokenizers (encodings) themselves."""
     have = set(tokenizer_ids)
@@ -203,6 +218,6 @@ def check_catalog(tokenizer_ids: Iterable[str], chat_format_ids: Iterable[str]) 
 
 __all__ = [
     "CATALOG", "DEFAULT_CHOICES", "MODELS", "Choice", "ModelEntry", "TokenizerGroup", "builtin_names",
-    "check_catalog", "choice_label", "group_by_tokenizer", "picker_options", "resolve_choices",
+    "check_catalog", "choice_label", "group_by_tokenizer", "picker_options", "resolve_choices", "rule_notes",
     "shared_tokenizer_note",
 ]  # fmt: skip
