@@ -129,3 +129,16 @@ plain = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 def test_random_requests_are_metas(meta_chat, user, system):
     chat = [Message("system", system), Message("user", user)]
     assert count_request(builtin("llama4"), CHAT_FORMATS["llama4"], chat).total == len(meta_chat(chat))
+
+
+def test_no_family_engine_or_file_is_loaded_at_import():
+    """A family nobody selects costs nothing at start-up: importing the core touches none of
+    the new engines (the check runs in a fresh interpreter)."""
+    import subprocess
+
+    code = ("import sys, tokenizer_core, tokenizer_core.counter.chat; "
+            "print(sorted(m for m in ('splintr', 'sentencepiece', 'llama_models', 'google.genai', 'tiktoken') "
+            "if m in sys.modules))")  # fmt: skip
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -21,8 +21,8 @@ PICKER_HELP = (
     "(o200k_base, cl100k_base...). Models that share a tokenizer are counted once. Add your own tokenizer in the "
     "sidebar. Gemini: text only, counted as Google's SDK counts locally. Claude: no public tokenizer; its API "
     "counts tokens, so no count is shown here (Opus 4.7 and later use a new tokenizer: no older count carries "
-    "over). Not listed: Mistral Small 3 and later Mistral models, Gemini 3.1 and later, whose tokenizers no "
-    "package ships."
+    "over). Not listed: Mistral Small 3 and later (no package ships their tokenizer), Gemma 4 and Gemini 3.1 "
+    "and later (nothing to check their tokenizer against)."
 )
 
 

@@ -92,7 +92,7 @@ CATALOG: tuple[ModelEntry, ...] = (
     _M("mixtral-8x22b", "Mixtral 8x22B", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 65_536, ("open-mixtral-8x22b",)),
     _M("codestral-22b", "Codestral 22B", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 32_768, ("codestral-2405",)),
     _M("mistral-large-2407", "Mistral Large 2 (2407)", "Mistral AI", "mistral_sp_v3", "mistral_sp_v3", 131_072, ("mistral-large-2407", "123B")),
-    _M("mistral-large-2411", "Mistral Large 2.1 (2411)", "Mistral AI", "mistral_sp_v7", "mistral_sp_v7", 131_072, ("mistral-large-2411",)),
+    _M("mistral-large-2411", "Mistral Large 24.11", "Mistral AI", "mistral_sp_v7", "mistral_sp_v7", 131_072, ("mistral-large-2411",)),
     _M("pixtral-large-2411", "Pixtral Large (2411)", "Mistral AI", "mistral_sp_v7", "mistral_sp_v7", 131_072, ("pixtral-large-2411",)),
 )  # fmt: skip
 # Not listed on purpose: Mistral Small 3 and later Mistral models (Medium 3, Magistral, Devstral)

@@ -99,7 +99,7 @@ def _source(relative: str, sha: str) -> str:
 MISTRAL_SPM: dict[str, TokenizerInfo] = {
     "mistral_sp_v7": TokenizerInfo(
         "mistral_sp_v7", "Mistral SentencePiece v7", "Mistral",
-        ("Mistral Large 2 (2411)", "Pixtral Large (2411)"),
+        ("Mistral Large 24.11", "Pixtral Large (2411)"),
         32_768, _source(SPM_FILES["mistral_sp_v7"].relative, SPM_FILES["mistral_sp_v7"].sha256), "Apache-2.0",
         notes="v3's ordinary pieces with control tokens for system prompts ([SYSTEM_PROMPT]).",
     ),
