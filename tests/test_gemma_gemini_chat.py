@@ -207,3 +207,13 @@ def test_gemini_on_the_counter_adds_nothing():
     assert (
         not CHAT_FORMATS["gemini"].rendered and "images, audio and video" in CHAT_FORMATS["gemini"].counted_by
     )
+
+
+@pytest.mark.filterwarnings("ignore:The SDK.s local tokenizer")
+@settings(max_examples=30)
+@given(system=plain, user=plain, answer=plain)
+def test_gemini_random_requests_are_the_sdks(sdk, system, user, answer):
+    chat = [Message("system", system)] * bool(system) + [Message("user", user), Message("assistant", answer)]
+    contents, config = _sdk_request(chat, [])
+    expected = sdk("gemini-3-flash-preview").count_tokens(contents, config=config).total_tokens
+    assert count_request(builtin("gemma3"), CHAT_FORMATS["gemini"], chat).total == expected
