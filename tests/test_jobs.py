@@ -33,7 +33,7 @@ def _wait_running(job, timeout: float = 20.0) -> int:
     """Wait until `job` runs in a worker; its pid."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        pid = job._pool._pid_of(job)
+        pid = job.pid
         if pid and job.progress.fraction > 0:
             return pid
         time.sleep(0.02)
@@ -83,7 +83,7 @@ def test_a_job_that_ignores_cancel_has_its_worker_killed_and_others_go_on(pool):
     other = pool.submit(h.steps, 40, 0.05)
     stuck = pool.submit(h.deaf, 60)
     deadline = time.monotonic() + 20
-    while not pool._pid_of(stuck) and time.monotonic() < deadline:
+    while not stuck.pid and time.monotonic() < deadline:
         time.sleep(0.02)
     stuck.cancel()
     with pytest.raises(JobCancelled):
@@ -178,7 +178,7 @@ def test_a_worker_killed_while_reporting_never_blocks_the_others():
             while not job.progress.text.startswith("message") and time.monotonic() < deadline:
                 time.sleep(0.01)
             time.sleep(0.2)  # well into sending
-            pid = pool._pid_of(job)
+            pid = job.pid
             assert pid > 0, "the job never started"  # (os.kill(0, ...) would hit this process group)
             os.kill(pid, signal.SIGKILL)
             with pytest.raises(WorkerDied):
