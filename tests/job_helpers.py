@@ -112,3 +112,28 @@ def half_message() -> None:
 
     os.write(worker._conn.fileno(), struct.pack("!i", 1_000_000) + b"x" * 10)
     os._exit(9)
+
+
+WARMED: list[int] = []  # warm-up steps done in this worker
+
+
+def _warm_step(k: int) -> None:
+    time.sleep(0.4)
+    WARMED.append(k)
+
+
+def warm_slowly() -> list:
+    """Five warm-up steps of 0.4 s each."""
+    import functools
+
+    return [functools.partial(_warm_step, k) for k in range(5)]
+
+
+def warmed_count() -> int:
+    return len(WARMED)
+
+
+def grow(mb: int) -> int:
+    """Keep `mb` MB allocated in this worker (as a big job's leftovers would be)."""
+    WARMED.append(bytearray(mb * 1_000_000))  # type: ignore[arg-type]
+    return os.getpid()

@@ -10,7 +10,7 @@ is made of, and the worker rebuilds it once per id (ids are hashes of that conte
 
 from __future__ import annotations
 
-import functools
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -67,10 +67,23 @@ def portable_all(toks: list[Tokenizer]) -> tuple[TokenizerRef, ...] | None:
 _rebuilt: OrderedDict[str, Tokenizer] = OrderedDict()
 
 
-@functools.cache
+_builtins: dict[str, Tokenizer] = {}
+_loading: dict[str, threading.Lock] = {}
+_loading_lock = threading.Lock()
+
+
 def cached_builtin(tokenizer_id: str) -> Tokenizer:
-    """A built-in tokenizer, loaded once per process (then reused by every job)."""
-    return load_builtin(tokenizer_id)
+    """A built-in tokenizer, loaded once per process (then reused by every job); a job asking for
+    one that a warm-up thread is loading waits for it instead of loading it again."""
+    tok = _builtins.get(tokenizer_id)
+    if tok is not None:
+        return tok
+    with _loading_lock:
+        lock = _loading.setdefault(tokenizer_id, threading.Lock())
+    with lock:
+        if tokenizer_id not in _builtins:
+            _builtins[tokenizer_id] = load_builtin(tokenizer_id)
+        return _builtins[tokenizer_id]
 
 
 def rebuild(ref: TokenizerRef) -> Tokenizer:

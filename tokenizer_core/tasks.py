@@ -6,9 +6,10 @@ runs unchanged in-process (`with jobs.reporting_to(callback): train_bpe_task(...
 
 from __future__ import annotations
 
-import contextlib
 import copyreg
+import functools
 import os
+from collections.abc import Callable
 
 from .bpe.model import BPEModel, BPEOptions, MergeStep, PairCount, count_words, parse_word_counts
 from .bpe.train import BPETrainer
@@ -80,21 +81,15 @@ def preload_ids() -> tuple[str, ...]:
     return tuple(t.strip() for t in env.split(",") if t.strip())
 
 
-def preload_builtins() -> None:
-    """Load the `preload_ids` tokenizers into this process (the forkserver: every worker forked
-    from it starts with them). Loading only: nothing here may start a native thread pool, which
-    a forked child would inherit without its threads. Never raises (a job loads what it needs)."""
-    for tid in preload_ids():
-        with contextlib.suppress(Exception):
-            cached_builtin(tid).count("warm")
+def warm_steps() -> list[Callable[[], object]]:
+    """What a new worker loads while it has no job: the `preload_ids` tokenizers, then their
+    native engines (used for large texts; loading and checking one takes 0.3-0.7 s)."""
+    ids = preload_ids()
+    return [functools.partial(cached_builtin, t) for t in ids] + [functools.partial(_native, t) for t in ids]
 
 
-def warm_worker() -> None:
-    """In a new worker, before its first job: the native engines of the preloaded tokenizers
-    (used for large texts: loading and checking one takes 0.3-0.7 s). Never raises."""
-    for tid in preload_ids():
-        with contextlib.suppress(Exception):
-            _ = getattr(cached_builtin(tid), "native", None)
+def _native(tokenizer_id: str) -> object:
+    return getattr(cached_builtin(tokenizer_id), "native", None)
 
 
 def analyse_identifiers_task(
@@ -152,9 +147,8 @@ __all__ = [
     "check_chunks_task",
     "chunk_task",
     "count_task",
-    "preload_builtins",
     "preload_ids",
     "train_bpe_task",
-    "warm_worker",
+    "warm_steps",
     "worker_builtin",
 ]

@@ -29,6 +29,7 @@ import streamlit as st
 
 from tokenizer_core import escape_markdown
 from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, WorkerDied, reporting_to
+from tokenizer_core.tasks import warm_steps
 
 # A session disconnected this long (not a network blip) loses its job.
 SESSION_GRACE_SECONDS = float(os.environ.get("TW_SESSION_GRACE_SECONDS", "20"))
@@ -105,10 +106,15 @@ class _SessionWatch:
 
 @st.cache_resource(show_spinner=False)
 def job_pool() -> JobPool:
-    """The server's worker pool (size: TW_WORKERS, default one less than the cores)."""
-    pool = JobPool()
-    threading.Thread(target=pool.warm_up, name="jobpool-warm-up", daemon=True).start()
-    return pool
+    """The server's worker pool (size: TW_WORKERS, default one less than the cores), started with
+    the server's first session and kept warm: its forkserver has the job code imported, so a
+    worker (new, or replacing one whose jobs made it grow by 256 MB) is ready in milliseconds,
+    then loads the default tokenizers while it has no job."""
+    return JobPool(
+        preload=("tokenizer_core.tasks",),
+        warm=warm_steps,
+        max_growth_mb=float(os.environ.get("TW_WORKER_MAX_GROWTH_MB", "256")),
+    )
 
 
 @st.cache_resource(show_spinner=False)
@@ -117,8 +123,14 @@ def _session_watch() -> _SessionWatch:
 
 
 def start_housekeeping() -> None:
-    """Start the server's session watcher (once per process): call from the entry script."""
+    """Start the server's session watcher and worker pool (once per process): call from the
+    entry script, so the first heavy job finds warm workers (on a real server only: page tests
+    start the pool at their first job)."""
+    from streamlit.runtime import Runtime
+
     _session_watch()
+    if Runtime.exists():
+        job_pool()
 
 
 def _session_id() -> str | None:
@@ -186,8 +198,8 @@ def run_in_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     if sid is not None:
         _session_watch().add(sid, job)
     try:
-        while not job.done():
-            time.sleep(0.05)
+        while not job.wait(0.25):
+            pass
     finally:
         job.cancel()  # a no-op once done; stops the work if this thread was interrupted
     return job.result()
@@ -344,8 +356,7 @@ def follow_job(key: str, *, cancel_label: str = "Cancel") -> JobOutcome | None:
                 bar = c1.progress(job.progress.fraction, text=job.progress.text or label)
                 c2.button(cancel_label, key=f"{key}_cancel", on_click=cancel_job, args=(key,),
                           icon=":material/cancel:", width="stretch")  # fmt: skip
-            while not job.done():
-                time.sleep(_POLL_SECONDS)
+            while not job.wait(_POLL_SECONDS):  # returns the moment the job ends
                 p = job.progress
                 bar.progress(p.fraction, text=p.text or label)  # also where a rerun/stop interrupts us
             slot.empty()

@@ -15,10 +15,10 @@ a job can be in has a way out in bounded time:
   killed after `kill_after` seconds.
 
 Workers are started when the pool is made and kept warm: a worker is replaced after
-`max_tasks_per_child` jobs, when its memory grew by `max_growth_mb`, or after
-`idle_seconds` without work (if it ran any job since it started), which gives the memory of
-big jobs back; the replacement is started first and the old worker keeps serving until it is
-ready, so a job never waits for a cold start because of recycling.
+`max_tasks_per_child` jobs, when its jobs made it grow by `max_growth_mb`, or after
+`idle_seconds` without work if they made it grow by `idle_growth_mb`, which gives the memory
+of big jobs back; the replacement is started first and the old worker keeps serving until it
+is ready, so a job never waits for a cold start because of recycling.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing.connection import wait
@@ -123,7 +123,8 @@ class _Worker:
     job: Job | None = None
     jobs_done: int = 0
     rss: int = 0  # resident bytes after its last job
-    rss_ready: int = 0  # resident bytes when it became ready
+    rss_ready: int = 0  # resident bytes when it became ready (or, with warm-up steps, warm)
+    warmed: bool = False  # growth is measured only from then on
     retiring: bool = False  # to be stopped once a replacement is ready
     last_job_end: float = 0.0
 
@@ -197,17 +198,19 @@ class JobPool:
     `max_pending`: jobs queued or running at once before `submit` raises PoolBusy;
     `max_tasks_per_child` / `max_growth_mb`: a worker is replaced after that many jobs, or when
     its jobs left it with that many MB more resident memory than it had when it became ready
-    (None: no limit); `idle_seconds`: a
-    worker that ran a job and then had none for that long is replaced by a fresh one (default
-    `TW_WORKER_IDLE_SECONDS`, else 120); `nice`: the workers' scheduling niceness (higher =
+    (None: no limit); `idle_seconds` / `idle_growth_mb`: a worker that had no job for that
+    long, and whose jobs left it with more than that many MB over its warm size (after each job
+    a worker hands what it freed back to the system), is replaced by a fresh one (default
+    `TW_WORKER_IDLE_SECONDS`, else 120 s; None: never); `nice`: the workers' scheduling niceness (higher =
     yield the CPU to the server); `kill_after`: seconds a cancelled job may keep running before
     its worker is killed; `retries`: how many times a job whose worker died before it began is
     sent again; `start_timeout`: seconds a worker may take to start, and a job may wait while
     no worker can be started; `preload`: modules imported once by the forkserver (so each new
     worker starts with them, in milliseconds: tokenizer_core.tasks costs ~1-2 s to import) or,
     under spawn, by each worker before it says it is ready; `warm`: a module-level function
-    each new worker runs before it says it is ready (what must not happen before a fork, such
-    as starting a native thread pool).
+    giving the warm-up steps (loading tokenizers) a new worker runs, one at a time, whenever
+    it has no job: it is ready for jobs at once, and a job waits at most for the step under
+    way.
     """
 
     def __init__(
@@ -217,12 +220,13 @@ class JobPool:
         max_pending: int = 32,
         max_tasks_per_child: int | None = 8,
         max_growth_mb: float | None = None,
+        idle_growth_mb: float | None = 32.0,
         start_method: str | None = None,
         nice: int = 10,
         kill_after: float = 5.0,
         retries: int = 1,
         preload: tuple[str, ...] = (),
-        warm: Callable[[], None] | None = None,
+        warm: Callable[[], Iterable[Callable[[], object]]] | None = None,
         idle_seconds: float | None = None,
         start_timeout: float = 60.0,
     ) -> None:
@@ -230,6 +234,7 @@ class JobPool:
         self.max_pending = max(1, max_pending)
         self.max_tasks_per_child = max_tasks_per_child
         self.max_growth_mb = max_growth_mb
+        self.idle_growth_mb = idle_growth_mb
         self.kill_after = kill_after
         self.retries = retries
         self.start_timeout = start_timeout
@@ -473,9 +478,11 @@ class JobPool:
         with self._changed:
             job = w.job
             if kind == "ready":
-                w.ready, w.rss, w.rss_ready = True, msg[1], msg[1]
+                w.ready, w.rss, w.rss_ready, w.warmed = True, msg[1], msg[1], self.warm is None
                 self._last_ready = time.monotonic()
                 self._changed.notify_all()
+            elif kind == "warmed":
+                w.rss_ready, w.warmed = msg[1], True  # what its jobs add is measured from here
             elif job is None or msg[1] != job.id:
                 return  # a message of a job that already ended (cancelled, timed out)
             elif kind == "start":
@@ -499,7 +506,12 @@ class JobPool:
     def _worn_out(self, w: _Worker) -> bool:
         if self.max_tasks_per_child is not None and w.jobs_done >= self.max_tasks_per_child:
             return True
-        return self.max_growth_mb is not None and w.rss - w.rss_ready > self.max_growth_mb * 1e6
+        return self._grown(w, self.max_growth_mb)
+
+    @staticmethod
+    def _grown(w: _Worker, mb: float | None) -> bool:
+        """True when `w`'s jobs left it with more than `mb` MB over its warm size (None: never)."""
+        return mb is not None and w.warmed and w.jobs_done > 0 and w.rss - w.rss_ready > mb * 1e6
 
     def _retire(self, w: _Worker) -> None:
         """Have `w` replaced (under the lock): a new worker starts; `w` serves until it is ready."""

@@ -3,7 +3,8 @@
 A worker talks to the pool over a pipe of its own (no lock shared with other workers, so a
 worker killed in the middle of a message can only break its own pipe). Messages, pickled:
 
-    worker -> pool   ("ready", rss) once started; ("start", job_id); ("progress", job_id,
+    worker -> pool   ("ready", rss) once started; ("warmed", rss) once warmed up (if it was
+                     given warm-up steps); ("start", job_id); ("progress", job_id,
                      fraction, text); ("done", job_id, value, rss) / ("error", job_id, exc, rss)
     pool -> worker   the job id (8 bytes), then (fn, args, kwargs) to run a job; an empty
                      message to exit
@@ -15,13 +16,15 @@ learns of it without the pool writing to a pipe the job is not reading.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 import importlib
 import os
 import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .errors import JobCancelled, Progress
@@ -35,6 +38,8 @@ _slot = 0
 _current: int | None = None  # id of the job running in this worker
 _last_report = 0.0
 _send_lock = threading.Lock()
+_idle = threading.Event()  # set while no job runs: when warm-up steps may run
+_idle.set()
 _local = threading.local()
 
 
@@ -65,6 +70,7 @@ def _outcome(job_id: int, fn: Callable[..., Any], args: tuple, kwargs: dict) -> 
         msg = ("error", job_id, exc)
     finally:
         _current = None
+    del fn, args, kwargs
     try:
         return pickle.dumps((*msg, rss_bytes()), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as exc:  # noqa: BLE001  (a value or exception that cannot be pickled)
@@ -74,11 +80,36 @@ def _outcome(job_id: int, fn: Callable[..., Any], args: tuple, kwargs: dict) -> 
         return pickle.dumps(("error", job_id, problem, rss_bytes()), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def _warm_when_idle(steps: Iterable[Callable[[], object]]) -> None:
+    """Run each warm-up step while no job runs (a job never waits for more than the step under
+    way), then tell the pool how much memory the warm worker holds."""
+    for step in steps:
+        _idle.wait()
+        with contextlib.suppress(Exception):
+            step()
+    _idle.wait()
+    with contextlib.suppress(OSError):
+        _send(("warmed", rss_bytes()))
+
+
+def trim_memory() -> None:
+    """Give the memory a finished job freed back to the system (glibc keeps it otherwise)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def worker_main(
-    conn: Any, flags: Any, slot: int, nice: int, preload: tuple[str, ...], warm: Callable[[], None] | None
+    conn: Any,
+    flags: Any,
+    slot: int,
+    nice: int,
+    preload: tuple[str, ...],
+    warm: Callable[[], Iterable[Callable[[], object]]] | None,
 ) -> None:
-    """A worker process: import `preload` (a no-op when a forkserver already did), run `warm`,
-    then run jobs until the pool sends an empty message or goes away."""
+    """A worker process: import `preload` (a no-op when a forkserver already did), say it is
+    ready, then run jobs until the pool sends an empty message or goes away; meanwhile a thread
+    runs the steps `warm()` gives (loading tokenizers) whenever no job is running."""
     global _conn, _flags, _slot
     _conn, _flags, _slot = conn, flags, slot
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server stops the server, not jobs
@@ -90,7 +121,7 @@ def worker_main(
             importlib.import_module(module)
     if warm is not None:
         with contextlib.suppress(Exception):
-            warm()
+            threading.Thread(target=_warm_when_idle, args=(warm(),), name="warm-up", daemon=True).start()
     try:
         _send(("ready", rss_bytes()))
         while True:
@@ -99,11 +130,13 @@ def worker_main(
                 return
             job_id = int.from_bytes(header, "little", signed=True)
             data = conn.recv_bytes()
+            _idle.clear()
             _send(("start", job_id))
             try:
                 fn, args, kwargs = pickle.loads(data)
             except Exception as exc:  # noqa: BLE001  (e.g. the job's module fails to import here)
                 _send(("error", job_id, RuntimeError(f"the job could not be read: {exc}"), rss_bytes()))
+                _idle.set()
                 continue
             finally:
                 del data
@@ -112,6 +145,8 @@ def worker_main(
             with _send_lock:
                 conn.send_bytes(out)
             del out
+            trim_memory()
+            _idle.set()
     except (EOFError, OSError):  # the pool is gone: nothing left to do
         return
 
