@@ -10,6 +10,7 @@ is made of, and the worker rebuilds it once per id (ids are hashes of that conte
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -36,25 +37,27 @@ TokenizerRef = str | PortableTokenizer  # a built-in's id, or a user's tokenizer
 
 
 def portable(tok: Tokenizer) -> TokenizerRef | None:
-    """`tok` in a form a worker can rebuild; None for a kind of tokenizer that cannot travel.
+    """`tok` in a form a worker can rebuild (a user's under its id, not the name they gave it);
+    None for a kind of tokenizer that cannot travel.
 
     ``portable(load_builtin("cl100k_base")) == "cl100k_base"``.
     """
     if tok.info.kind == "builtin" and tok.id in BUILTINS:
         return tok.id
+    info = dataclasses.replace(tok.info, name=tok.id)  # the name a session chose stays with it
     if isinstance(tok, TiktokenTokenizer):
         enc = tok.encoding
         data: tuple = (enc.name, enc._pat_str, enc._mergeable_ranks, enc._special_tokens,
                        tok.normalize_nfc, tok.newline_safe)  # fmt: skip
-        return PortableTokenizer(tok.info, "tiktoken", data)
+        return PortableTokenizer(info, "tiktoken", data)
     if isinstance(tok, HFTokenizer):
         return PortableTokenizer(
-            tok.info, "hf", (tok.tokenizer.to_str(), dict(tok.special_tokens), tok.newline_safe)
+            info, "hf", (tok.tokenizer.to_str(), dict(tok.special_tokens), tok.newline_safe)
         )
     from .bpe.encode import BPETokenizer
 
     if isinstance(tok, BPETokenizer):
-        return PortableTokenizer(tok.info, "bpe", (tok.model,))
+        return PortableTokenizer(info, "bpe", (tok.model,))
     return None
 
 
