@@ -65,6 +65,7 @@ class _SessionWatch:
         self._jobs: dict[int, tuple[str, Job, float | None]] = {}
         self._sessions = 0
         self._last_trim = 0.0
+        self._trim_due = False
         threading.Thread(target=self._loop, name="job-session-watch", daemon=True).start()
 
     def add(self, session_id: str, job: Job) -> None:
@@ -78,11 +79,7 @@ class _SessionWatch:
             return
         runtime = Runtime.instance()
         now = time.monotonic() if now is None else now
-        sessions = runtime._session_mgr.num_sessions()
-        if sessions < self._sessions and now - self._last_trim > TRIM_EVERY_SECONDS:
-            self._last_trim = now
-            _trim_heap()
-        self._sessions = sessions
+        self.sessions_now(runtime._session_mgr.num_sessions(), now)
         with self._lock:
             for job_id, (sid, job, since) in list(self._jobs.items()):
                 if job.done():
@@ -94,6 +91,23 @@ class _SessionWatch:
                 elif now - since > SESSION_GRACE_SECONDS:
                     job.cancel()
                     del self._jobs[job_id]
+
+    def sessions_now(self, sessions: int, now: float) -> bool:
+        """Note the server's session count; give memory back (at most every TRIM_EVERY_SECONDS,
+        but never skipping a drop) once sessions have gone. With none left, the results cached
+        for sharing go too (they are recomputed on demand). True when it trimmed."""
+        if sessions < self._sessions:
+            self._trim_due = True
+        self._sessions = sessions
+        if not self._trim_due or now - self._last_trim <= TRIM_EVERY_SECONDS:
+            return False
+        self._trim_due, self._last_trim = False, now
+        if sessions == 0:
+            if _shared_store is not None:
+                _shared_store.clear()
+            st.cache_data.clear()
+        _trim_heap()
+        return True
 
     def _loop(self) -> None:
         while True:
@@ -243,10 +257,15 @@ class SharedResults:
             self._items.clear()
 
 
+_shared_store: SharedResults | None = None  # the server's, for the session watcher to empty
+
+
 @st.cache_resource(show_spinner=False)
 def shared_results() -> SharedResults:
     """One per server: room for the chunks of two of the largest texts (20 MB each)."""
-    return SharedResults(max_weight=int(os.environ.get("TW_SHARED_RESULT_CHARS", "40000000")))
+    global _shared_store
+    _shared_store = SharedResults(max_weight=int(os.environ.get("TW_SHARED_RESULT_CHARS", "40000000")))
+    return _shared_store
 
 
 # Texts up to these sizes (characters) are counted / chunked in the server's process, longer ones
