@@ -63,11 +63,14 @@ def main() -> None:
     ap.add_argument("--chunking", action="store_true", help="only chunking (with --counting: both)")
     ap.add_argument("--handoff", action="store_true", help="click -> result on a real server")
     ap.add_argument("--idle", type=float, default=5.0, help="the server's worker idle seconds (--handoff)")
+    ap.add_argument(
+        "--nice", type=int, default=None, help="the workers' niceness (--handoff; default the app's, 10)"
+    )
     args = ap.parse_args()
     if args.handoff:
         import asyncio
 
-        asyncio.run(handoff(idle=args.idle))
+        asyncio.run(handoff(idle=args.idle, nice=args.nice))
         return
     if args.counting or args.chunking:
         with JobPool(workers=1, nice=0) as pool:
@@ -247,7 +250,7 @@ async def _steps(port: int, corpus: str, code: str, idle: float) -> list[tuple[s
     return out
 
 
-async def handoff(*, idle: float) -> None:
+async def handoff(*, idle: float, nice: int | None) -> None:
     from bench.bench_serving import free_port, start_server
 
     corpus, code = _handoff_inputs()
@@ -270,7 +273,10 @@ async def handoff(*, idle: float) -> None:
         ),
     ]:
         port = free_port()
-        server = start_server(port, {"TW_WORKERS": "1", "TW_WORKER_IDLE_SECONDS": str(idle), **env})
+        env = {"TW_WORKERS": "1", "TW_WORKER_IDLE_SECONDS": str(idle), **env}
+        if nice is not None:
+            env["TW_WORKER_NICE"] = str(nice)
+        server = start_server(port, env)
         try:
             runs[mode] = await _steps(port, corpus, code, idle)
         finally:

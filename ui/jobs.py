@@ -128,6 +128,7 @@ def job_pool() -> JobPool:
         preload=("tokenizer_core.tasks",),
         warm=warm_steps,
         max_growth_mb=float(os.environ.get("TW_WORKER_MAX_GROWTH_MB", "256")),
+        nice=int(os.environ.get("TW_WORKER_NICE", "10")),
     )
 
 
