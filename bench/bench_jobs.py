@@ -3,6 +3,15 @@
     python bench/bench_jobs.py            # corpus sizes 1K..1M characters, 1,000 merges, 3 rounds
     python bench/bench_jobs.py --quick    # fewer sizes, 1 round
     python bench/bench_jobs.py --counting --chunking   # only those (texts of 30K..20M characters)
+    python bench/bench_jobs.py --handoff  # a real server: click -> result on screen, pool vs in-process
+
+--handoff starts a real `streamlit run` server and drives it with websocket clients (as
+bench/bench_serving.py does): on the BPE page, Train on 100 KB of English prose with 1,000
+merges; on the Code identifiers page, ~19.7 KB of Python. Each is timed from the click (or the
+pasted code) to the end of the rerun that shows the result, at the first job after the server
+started (the first session's visit starts the pool), warm, and after the workers' idle period;
+then the same on a server that does the work in-process. The hand-off overhead is the pool's
+time minus the in-process time of the same step; the work's own time is measured here too.
 
 For each corpus size (English prose, the page's default trainer settings: UTF-8 bytes, the
 cl100k regex, 1,000 merges, 8 candidates recorded per merge) it times the training in this
@@ -52,7 +61,17 @@ def main() -> None:
     ap.add_argument("--merges", type=int, default=1_000)
     ap.add_argument("--counting", action="store_true", help="only counting (with --chunking: both)")
     ap.add_argument("--chunking", action="store_true", help="only chunking (with --counting: both)")
+    ap.add_argument("--handoff", action="store_true", help="click -> result on a real server")
+    ap.add_argument("--idle", type=float, default=5.0, help="the server's worker idle seconds (--handoff)")
+    ap.add_argument(
+        "--nice", type=int, default=None, help="the workers' niceness (--handoff; default the app's, 10)"
+    )
     args = ap.parse_args()
+    if args.handoff:
+        import asyncio
+
+        asyncio.run(handoff(idle=args.idle, nice=args.nice))
+        return
     if args.counting or args.chunking:
         with JobPool(workers=1, nice=0) as pool:
             pool.warm_up()
@@ -182,6 +201,92 @@ def chunking(pool: JobPool, *, quick: bool) -> None:
             pooled = _median(lambda: pool.submit(chunk_task, part, *args).result(), quick)
             rows.append((n, local, pooled))
         _table(f"chunking (English prose, Markdown strategy, 512 tokens, {tid})", rows)
+
+
+HANDOFF_BPE_CHARS = 100_000
+HANDOFF_CODE_CHARS = 19_700
+
+
+def _handoff_inputs() -> tuple[str, str]:
+    from bench.bench_identifiers import stdlib_code
+
+    corpus = english_prose(HANDOFF_BPE_CHARS + 10_000)[:HANDOFF_BPE_CHARS]
+    code = stdlib_code(2_000)
+    return corpus, code[: code.rfind("\n", 0, HANDOFF_CODE_CHARS) + 1]
+
+
+async def _steps(port: int, corpus: str, code: str, idle: float) -> list[tuple[str, float, str]]:
+    """(step, seconds from the click to the result's rerun end, what the page showed)."""
+    import asyncio
+
+    from bench.bench_serving import Session, exceptions, metric_values
+
+    out = []
+
+    async def train(label: str, merges: int) -> None:
+        s = Session(port, "bpe")
+        await s.open()
+        await s.set(bpe_corpus_text=corpus, timeout=300)
+        r = await s.set(bpe_merges=merges, click="bpe_train", timeout=300)
+        shown = metric_values(r).get("Merges learned", "none")
+        out.append((label, r.seconds, f"{shown} merges {exceptions(r) or ''}".strip()))
+        await s.close()
+
+    async def analyse(label: str, k: int) -> None:
+        s = Session(port, "identifiers")
+        await s.open()
+        r = await s.set(identifiers_text=code + f"# run {k}\n", timeout=300)  # new code: not cached
+        shown = {k: v for k, v in metric_values(r).items() if "dentifier" in k}
+        out.append((label, r.seconds, f"{shown} {exceptions(r) or ''}".strip()))
+        await s.close()
+
+    await train("BPE: first job after the server started", 1000)
+    await train("BPE: warm", 999)
+    await analyse("identifiers: first analysis", 1)
+    await analyse("identifiers: warm", 2)
+    await asyncio.sleep(idle + 6)
+    await train("BPE: after the idle period", 998)
+    await analyse("identifiers: after the idle period", 3)
+    return out
+
+
+async def handoff(*, idle: float, nice: int | None) -> None:
+    from bench.bench_serving import free_port, start_server
+
+    corpus, code = _handoff_inputs()
+    options = BPEOptions(symbols="bytes", pretokenizer="cl100k", merges=1000)
+    t0 = time.perf_counter()
+    train_bpe_task(corpus, "text", options, top_n=8, max_steps=20_000)
+    work_bpe = time.perf_counter() - t0
+    ids = ("o200k_base", "cl100k_base", "llama3")
+    for t in ids:
+        worker_builtin(t)
+    t0 = time.perf_counter()
+    analyse_identifiers_task(code, "python", ids, strings=False, comments=False)
+    work_ident = time.perf_counter() - t0
+    runs = {}
+    for mode, env in [
+        ("pool", {}),
+        (
+            "in-process",
+            {"TW_BPE_IN_PROCESS_MAX_CHARS": str(10**9), "TW_IDENT_IN_PROCESS_MAX_CHARS": str(10**9)},
+        ),
+    ]:
+        port = free_port()
+        env = {"TW_WORKERS": "1", "TW_WORKER_IDLE_SECONDS": str(idle), **env}
+        if nice is not None:
+            env["TW_WORKER_NICE"] = str(nice)
+        server = start_server(port, env)
+        try:
+            runs[mode] = await _steps(port, corpus, code, idle)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    print(f"BPE: {len(corpus):,} characters, 1,000 merges (the training itself: {work_bpe:.2f} s here); "
+          f"identifiers: {len(code):,} characters of Python, 3 tokenizers (the analysis: {work_ident:.2f} s)")  # fmt: skip
+    print(f"{'step':<44} {'pool s':>7} {'in-process s':>13} {'hand-off s':>11}  shown (pool)")
+    for (label, a, shown), (_, b, _) in zip(runs["pool"], runs["in-process"]):
+        print(f"{label:<44} {a:>7.2f} {b:>13.2f} {a - b:>+11.2f}  {shown}")
 
 
 NATIVE_WARM = 600_000  # characters: over NATIVE_MIN_CHARS, so the native engines are loaded and checked first

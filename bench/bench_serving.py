@@ -74,15 +74,27 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
+def _children(pid: int) -> list[int]:
+    """The child processes of `pid`, whichever of its threads started them."""
+    kids: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return kids
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                kids.extend(int(x) for x in f.read().split())
+        except OSError:
+            pass
+    return kids
+
+
 def _descendants(pid: int) -> list[int]:
     out, todo = [], [pid]
     while todo:
         p = todo.pop()
-        try:
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                kids = [int(x) for x in f.read().split()]
-        except OSError:
-            kids = []
+        kids = _children(p)
         out.extend(kids)
         todo.extend(kids)
     return out

@@ -33,7 +33,7 @@ def _wait_running(job, timeout: float = 20.0) -> int:
     """Wait until `job` runs in a worker; its pid."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        pid = job._pool._pid_of(job)
+        pid = job.pid
         if pid and job.progress.fraction > 0:
             return pid
         time.sleep(0.02)
@@ -83,7 +83,7 @@ def test_a_job_that_ignores_cancel_has_its_worker_killed_and_others_go_on(pool):
     other = pool.submit(h.steps, 40, 0.05)
     stuck = pool.submit(h.deaf, 60)
     deadline = time.monotonic() + 20
-    while not pool._pid_of(stuck) and time.monotonic() < deadline:
+    while not stuck.pid and time.monotonic() < deadline:
         time.sleep(0.02)
     stuck.cancel()
     with pytest.raises(JobCancelled):
@@ -178,7 +178,7 @@ def test_a_worker_killed_while_reporting_never_blocks_the_others():
             while not job.progress.text.startswith("message") and time.monotonic() < deadline:
                 time.sleep(0.01)
             time.sleep(0.2)  # well into sending
-            pid = pool._pid_of(job)
+            pid = job.pid
             assert pid > 0, "the job never started"  # (os.kill(0, ...) would hit this process group)
             os.kill(pid, signal.SIGKILL)
             with pytest.raises(WorkerDied):
@@ -198,3 +198,26 @@ def test_a_worker_killed_while_reporting_never_blocks_the_others():
     assert not t.is_alive(), f"the pool hung: {outcome}"
     assert outcome.pop("progress", "").startswith("step"), outcome  # progress still gets through
     assert outcome == {"result": 10, "shut down": True}
+
+
+def test_a_job_runs_while_the_worker_is_still_warming_up_and_the_warm_up_finishes():
+    with JobPool(workers=1, nice=0, warm=h.warm_slowly) as pool:
+        pool.warm_up()  # ready for jobs: warm-up steps run in the background
+        assert pool.submit(h.warmed_count).result(timeout=30) < 5  # it did not wait for all five
+        deadline = time.monotonic() + 30
+        while pool.submit(h.warmed_count).result(timeout=30) < 5 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert pool.submit(h.warmed_count).result(timeout=30) == 5
+
+
+def test_a_worker_that_grew_is_replaced_and_one_that_did_not_is_kept():
+    with JobPool(workers=1, nice=0, max_growth_mb=100, max_tasks_per_child=None) as pool:
+        pool.warm_up()
+        first = pool.submit(h.grow, 10).result(timeout=30)
+        assert pool.submit(h.grow, 10).result(timeout=30) == first  # 20 MB: kept
+        assert pool.submit(h.grow, 150).result(timeout=30) == first  # now 170 MB over: replaced
+        deadline = time.monotonic() + 30
+        while first in pool.worker_pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool.submit(h.square, 3).result(timeout=30) == 9
+        assert first not in pool.worker_pids()

@@ -116,3 +116,25 @@ def test_chunk_task_reports_its_stages_in_order_and_stops_when_cancelled():
 
     with pytest.raises(JobCancelled), reporting_to(lambda p: None, is_cancelled=cancel_while_packing):
         chunk_task(text, "cl100k_base", "markdown", 64, 8)
+
+
+def test_a_users_own_tokenizer_counts_a_large_text_in_a_worker(monkeypatch):
+    """A user's tokenizer on a text over the in-process limit is counted in a worker (not in the
+    server's shared process), with the same count as in-process."""
+    from tests.test_session_tokenizers import OWN
+    from ui.jobs import shared_results
+
+    own = OWN["tiktoken"]()
+    at = _app(monkeypatch, "0")
+    at.session_state["session_tokenizers"] = {own.id: own}
+    at.session_state["counter_text"] = TEXT
+    at.run()
+    shared_results().clear()  # what the built-ins' count put there
+    at.multiselect(key="counter_tokenizers").set_value(["o200k_base", own.id]).run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    shown = {k.replace("\\", ""): v for k, v in _metrics(at)}
+    assert (
+        shown["my gpt2"] == f"{own.count(TEXT):,}"
+        and shown["o200k_base"] == f"{builtin('o200k_base').count(TEXT):,}"
+    )
+    assert shared_results().weight() > 0  # the count came from the pool

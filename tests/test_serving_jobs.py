@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.bench_serving import Session, alerts, exceptions, free_port, metric_values, start_server
+from bench.bench_serving import Session, _children, alerts, exceptions, free_port, metric_values, start_server
 from bench.corpus import english_prose
 
 BIG = 400_000  # characters: far over the in-process limit, and several seconds of training
@@ -39,11 +39,6 @@ def run_in_own_loop(coro):
     sync API, when the browser tests ran first in the same pytest process) cannot interfere."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coro).result()
-
-
-def _children(pid: int) -> list[int]:
-    with open(f"/proc/{pid}/task/{pid}/children") as f:
-        return [int(x) for x in f.read().split()]
 
 
 def _cmdline(pid: int) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copyreg
 import functools
+import os
+from collections.abc import Callable
 
 from .bpe.model import BPEModel, BPEOptions, MergeStep, PairCount, count_words, parse_word_counts
 from .bpe.train import BPETrainer
@@ -15,7 +17,8 @@ from .chunking import Chunk, ChunkResult, check_chunks, chunk_text
 from .counter.counting import CountRow, count_row, text_stats
 from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identifiers
 from .jobs import report
-from .tokenizers import Tokenizer, load_builtin
+from .portable import TokenizerRef, cached_builtin, rebuild
+from .tokenizers import DEFAULT_IDS
 
 
 def _reduce_pair(p: PairCount) -> tuple:
@@ -66,18 +69,35 @@ def train_bpe_task(text: str, fmt: str, options: BPEOptions, *, top_n: int, max_
     return trainer.model()
 
 
-@functools.cache
-def worker_builtin(tokenizer_id: str) -> Tokenizer:
-    """A built-in tokenizer, loaded once per worker process (then reused by every job)."""
-    return load_builtin(tokenizer_id)
+worker_builtin = cached_builtin  # a built-in tokenizer, loaded once per worker process
+
+
+def preload_ids() -> tuple[str, ...]:
+    """The built-ins every worker starts with: `TW_WORKER_TOKENIZERS` (comma-separated, empty for
+    none), else the tokenizers the pages pick by default."""
+    env = os.environ.get("TW_WORKER_TOKENIZERS")
+    if env is None:
+        return DEFAULT_IDS
+    return tuple(t.strip() for t in env.split(",") if t.strip())
+
+
+def warm_steps() -> list[Callable[[], object]]:
+    """What a new worker loads while it has no job: the `preload_ids` tokenizers, then their
+    native engines (used for large texts; loading and checking one takes 0.3-0.7 s)."""
+    ids = preload_ids()
+    return [functools.partial(cached_builtin, t) for t in ids] + [functools.partial(_native, t) for t in ids]
+
+
+def _native(tokenizer_id: str) -> object:
+    return getattr(cached_builtin(tokenizer_id), "native", None)
 
 
 def analyse_identifiers_task(
-    code: str, language: str, tokenizer_ids: tuple[str, ...], *, strings: bool, comments: bool
+    code: str, language: str, tokenizer_ids: tuple[TokenizerRef, ...], *, strings: bool, comments: bool
 ) -> IdentifierAnalysis:
-    """The identifiers page's analysis with built-in tokenizers (ids), as `analyse_identifiers`."""
+    """The identifiers page's analysis (tokenizers as `portable` refs), as `analyse_identifiers`."""
     report(0.0, "Reading identifiers...")
-    toks = [worker_builtin(t) for t in tokenizer_ids]
+    toks = [rebuild(t) for t in tokenizer_ids]
     extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)
     report(0.3, f"Counting tokens of {len(extraction.occurrences):,} uses...")
     out = analyse_identifiers(code, extraction, toks)
@@ -86,11 +106,11 @@ def analyse_identifiers_task(
 
 
 def count_task(
-    text: str, tokenizer_ids: tuple[str, ...], *, context_window: int, allow_special: bool
+    text: str, tokenizer_ids: tuple[TokenizerRef, ...], *, context_window: int, allow_special: bool
 ) -> list[CountRow]:
-    """The counter's rows for a very large text with built-in tokenizers (ids), as `count_table`."""
+    """The counter's rows for a very large text (tokenizers as `portable` refs), as `count_table`."""
     report(0.0, "Counting tokens...")
-    toks = [worker_builtin(t) for t in tokenizer_ids]
+    toks = [rebuild(t) for t in tokenizer_ids]
     stats = text_stats(text)
     rows = []
     for k, tok in enumerate(toks):
@@ -102,20 +122,22 @@ def count_task(
     return rows
 
 
-def chunk_task(text: str, tokenizer_id: str, strategy: str, size: int, overlap: int) -> ChunkResult:
-    """The chunk previewer's chunks of a large document with a built-in tokenizer, as `chunk_text`
-    (its stages are the progress). Raises ChunkSettingsError."""
+def chunk_task(text: str, tokenizer_id: TokenizerRef, strategy: str, size: int, overlap: int) -> ChunkResult:
+    """The chunk previewer's chunks of a large document (the tokenizer as a `portable` ref), as
+    `chunk_text` (its stages are the progress). Raises ChunkSettingsError."""
     result = chunk_text(
-        text, worker_builtin(tokenizer_id), strategy=strategy, size=size, overlap=overlap, progress=report
+        text, rebuild(tokenizer_id), strategy=strategy, size=size, overlap=overlap, progress=report
     )
     report(1.0, "Done")
     return result
 
 
-def check_chunks_task(text: str, chunks: tuple[Chunk, ...], tokenizer_id: str, size: int) -> list[str]:
-    """`check_chunks` of a large document's chunks with a built-in tokenizer (ids)."""
+def check_chunks_task(
+    text: str, chunks: tuple[Chunk, ...], tokenizer_id: TokenizerRef, size: int
+) -> list[str]:
+    """`check_chunks` of a large document's chunks (the tokenizer as a `portable` ref)."""
     report(0.0, f"Checking {len(chunks):,} chunks...")
-    problems = check_chunks(text, chunks, worker_builtin(tokenizer_id), size=size)
+    problems = check_chunks(text, chunks, rebuild(tokenizer_id), size=size)
     report(1.0, "Done")
     return problems
 
@@ -125,6 +147,8 @@ __all__ = [
     "check_chunks_task",
     "chunk_task",
     "count_task",
+    "preload_ids",
     "train_bpe_task",
+    "warm_steps",
     "worker_builtin",
 ]

@@ -7,7 +7,6 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
-    BUILTINS,
     CHUNK_SAMPLES,
     EMBEDDING_MODELS,
     STRATEGIES,
@@ -22,6 +21,7 @@ from tokenizer_core import (
     load_chunk_sample,
     long_document,
 )
+from tokenizer_core.portable import TokenizerRef, portable
 from tokenizer_core.tasks import check_chunks_task, chunk_task, count_task
 
 from .jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
@@ -44,17 +44,18 @@ def cached_count(text: str, tokenizer_id: str, _tok: Tokenizer) -> int:
     return _tok.count(text)
 
 
-def _pooled(tok: Tokenizer, text: str, kind: str) -> bool:
-    return tok.id in BUILTINS and len(text) > in_process_max_chars(kind)
+def _pooled(tok: Tokenizer, text: str, kind: str) -> TokenizerRef | None:
+    """`tok` as a worker can rebuild it when `text` is too large for this process, else None."""
+    return portable(tok) if len(text) > in_process_max_chars(kind) else None
 
 
 def document_tokens(text: str, tok: Tokenizer) -> int | None:
     """The document's token count; a large document is counted in a worker process (progress bar,
     Cancel). None, with a message shown, when the user cancelled."""
-    if not _pooled(tok, text, "count"):
+    if (ref := _pooled(tok, text, "count")) is None:
         return cached_count(text, tok.id, tok)
     outcome = pooled_result(
-        "chunks_count", ("count", text_digest(text), tok.id), count_task, text, (tok.id,), context_window=1,
+        "chunks_count", ("count", text_digest(text), tok.id), count_task, text, (ref,), context_window=1,
         allow_special=False, weight=1, label="Counting the document's tokens...",
     )  # fmt: skip
     if outcome.error is not None:
@@ -66,11 +67,11 @@ def document_tokens(text: str, tok: Tokenizer) -> int | None:
 def chunks_of(text: str, tok: Tokenizer, strategy: str, size: int, overlap: int) -> ChunkResult | None:
     """The chunks; a large document is chunked in a worker process (progress bar, Cancel).
     None, with a message shown, when the user cancelled."""
-    if not _pooled(tok, text, "chunk"):
+    if (ref := _pooled(tok, text, "chunk")) is None:
         return cached_chunks(text, tok.id, strategy, size, overlap, tok)
     outcome = pooled_result(
         "chunks_job", ("chunks", text_digest(text), tok.id, strategy, size, overlap), chunk_task,
-        text, tok.id, strategy, size, overlap, weight=len(text), label="Chunking...",
+        text, ref, strategy, size, overlap, weight=len(text), label="Chunking...",
     )  # fmt: skip
     if outcome.error is not None:
         show_stopped("chunks_job", outcome, "Chunking", "document")
@@ -86,11 +87,11 @@ def checked(text: str, result: ChunkResult, tok: Tokenizer, key: tuple) -> list[
     done = ss.get("chunks_check_done")
     if done is not None and done[0] == key:
         return done[1]
-    if not _pooled(tok, text, "chunk"):
+    if (ref := _pooled(tok, text, "chunk")) is None:
         problems = check_chunks(text, result.chunks, tok, size=result.size)
     else:
         outcome = pooled_result(
-            "chunks_check", key, check_chunks_task, text, result.chunks, tok.id, result.size, weight=1,
+            "chunks_check", key, check_chunks_task, text, result.chunks, ref, result.size, weight=1,
             label="Checking the chunks...",
         )  # fmt: skip
         if outcome.error is not None:

@@ -28,6 +28,7 @@ from tokenizer_core import (
 from tokenizer_core.counter.charts import token_count_chart
 from tokenizer_core.counter.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
+from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
 
 from .jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
@@ -50,14 +51,16 @@ def cached_counts(
 
 
 def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: bool) -> list[CountRow] | None:
-    """This session's count rows. A very large text is counted in a worker process, with a
-    progress bar and a Cancel button; None (with a message shown) when the user cancelled it."""
+    """This session's count rows. A very large text is counted in a worker process (this
+    session's own tokenizers sent along), with a progress bar and a Cancel button; None (with a
+    message shown) when the user cancelled it."""
     ids = tuple(t.id for t in toks)
-    if len(text) <= in_process_max_chars("count") or not all(i in BUILTINS for i in ids):
+    refs = portable_all(toks) if len(text) > in_process_max_chars("count") else None
+    if refs is None:
         return named(cached_counts(text, ids, window, allow_special, toks), toks)
     fingerprint = ("count", text_digest(text), ids, window, allow_special)
     outcome = pooled_result(
-        "counter_count", fingerprint, count_task, text, ids, context_window=window,
+        "counter_count", fingerprint, count_task, text, refs, context_window=window,
         allow_special=allow_special, weight=1, label="Counting tokens...",
     )  # fmt: skip
     if outcome.error is None:

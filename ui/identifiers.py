@@ -10,7 +10,6 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
-    BUILTINS,
     CODE_EXTENSIONS,
     CODE_LANGUAGES,
     CODE_SAMPLES,
@@ -51,6 +50,7 @@ from tokenizer_core.identifiers.charts import (
     rewrite_chart,
     style_tokens_chart,
 )
+from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import analyse_identifiers_task
 
 from .jobs import run_in_worker
@@ -66,7 +66,7 @@ SEED_EXAMPLES = {  # the seed's four printed splits (tokenization seed, greedy e
     "qx9_zz": ["q", "x", "9", "_", "z", "z"],
 }
 # A larger file is analysed in a worker process, off the interpreter every session shares (with
-# built-in tokenizers; your own stay in this process). Measured (bench/bench_jobs.py, Python code,
+# the tokenizers sent along; the teaching vocabulary keeps it in this process). Measured (bench/bench_jobs.py, Python code,
 # 3 tokenizers, 2 cores under heavy load): 4K chars 0.05 s in-process vs 0.18 s through the pool,
 # 16K 0.31 vs 0.32 s, 64K 1.0 vs 1.2 s, 256K 4.4 vs 6.4 s. Up to ~10K characters (every sample) the
 # hand-off costs more than the work; above, the analysis would hold the lock for 0.2 s to seconds.
@@ -79,9 +79,10 @@ IDENT_IN_PROCESS_MAX_CHARS = int(os.environ.get("TW_IDENT_IN_PROCESS_MAX_CHARS",
 def cached_analysis(
     code: str, language: str, ids: tuple[str, ...], strings: bool, comments: bool, _toks: list[Tokenizer]
 ) -> IdentifierAnalysis:
-    if len(code) > IDENT_IN_PROCESS_MAX_CHARS and all(t in BUILTINS for t in ids):
+    refs = portable_all(_toks) if len(code) > IDENT_IN_PROCESS_MAX_CHARS else None
+    if refs is not None:
         analysis = run_in_worker(
-            analyse_identifiers_task, code, language, ids, strings=strings, comments=comments
+            analyse_identifiers_task, code, language, refs, strings=strings, comments=comments
         )
     else:
         extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)

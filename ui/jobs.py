@@ -29,6 +29,7 @@ import streamlit as st
 
 from tokenizer_core import escape_markdown
 from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, WorkerDied, reporting_to
+from tokenizer_core.tasks import warm_steps
 
 # A session disconnected this long (not a network blip) loses its job.
 SESSION_GRACE_SECONDS = float(os.environ.get("TW_SESSION_GRACE_SECONDS", "20"))
@@ -64,6 +65,7 @@ class _SessionWatch:
         self._jobs: dict[int, tuple[str, Job, float | None]] = {}
         self._sessions = 0
         self._last_trim = 0.0
+        self._trim_due = False
         threading.Thread(target=self._loop, name="job-session-watch", daemon=True).start()
 
     def add(self, session_id: str, job: Job) -> None:
@@ -77,11 +79,7 @@ class _SessionWatch:
             return
         runtime = Runtime.instance()
         now = time.monotonic() if now is None else now
-        sessions = runtime._session_mgr.num_sessions()
-        if sessions < self._sessions and now - self._last_trim > TRIM_EVERY_SECONDS:
-            self._last_trim = now
-            _trim_heap()
-        self._sessions = sessions
+        self.sessions_now(runtime._session_mgr.num_sessions(), now)
         with self._lock:
             for job_id, (sid, job, since) in list(self._jobs.items()):
                 if job.done():
@@ -94,6 +92,23 @@ class _SessionWatch:
                     job.cancel()
                     del self._jobs[job_id]
 
+    def sessions_now(self, sessions: int, now: float) -> bool:
+        """Note the server's session count; give memory back (at most every TRIM_EVERY_SECONDS,
+        but never skipping a drop) once sessions have gone. With none left, the results cached
+        for sharing go too (they are recomputed on demand). True when it trimmed."""
+        if sessions < self._sessions:
+            self._trim_due = True
+        self._sessions = sessions
+        if not self._trim_due or now - self._last_trim <= TRIM_EVERY_SECONDS:
+            return False
+        self._trim_due, self._last_trim = False, now
+        if sessions == 0:
+            if _shared_store is not None:
+                _shared_store.clear()
+            st.cache_data.clear()
+        _trim_heap()
+        return True
+
     def _loop(self) -> None:
         while True:
             time.sleep(2.0)
@@ -105,10 +120,16 @@ class _SessionWatch:
 
 @st.cache_resource(show_spinner=False)
 def job_pool() -> JobPool:
-    """The server's worker pool (size: TW_WORKERS, default one less than the cores)."""
-    pool = JobPool()
-    threading.Thread(target=pool.warm_up, name="jobpool-warm-up", daemon=True).start()
-    return pool
+    """The server's worker pool (size: TW_WORKERS, default one less than the cores), started with
+    the server's first session and kept warm: its forkserver has the job code imported, so a
+    worker (new, or replacing one whose jobs made it grow by 256 MB) is ready in milliseconds,
+    then loads the default tokenizers while it has no job."""
+    return JobPool(
+        preload=("tokenizer_core.tasks",),
+        warm=warm_steps,
+        max_growth_mb=float(os.environ.get("TW_WORKER_MAX_GROWTH_MB", "256")),
+        nice=int(os.environ.get("TW_WORKER_NICE", "10")),
+    )
 
 
 @st.cache_resource(show_spinner=False)
@@ -117,8 +138,14 @@ def _session_watch() -> _SessionWatch:
 
 
 def start_housekeeping() -> None:
-    """Start the server's session watcher (once per process): call from the entry script."""
+    """Start the server's session watcher and worker pool (once per process): call from the
+    entry script, so the first heavy job finds warm workers (on a real server only: page tests
+    start the pool at their first job)."""
+    from streamlit.runtime import Runtime
+
     _session_watch()
+    if Runtime.exists():
+        job_pool()
 
 
 def _session_id() -> str | None:
@@ -186,8 +213,8 @@ def run_in_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     if sid is not None:
         _session_watch().add(sid, job)
     try:
-        while not job.done():
-            time.sleep(0.05)
+        while not job.wait(0.25):
+            pass
     finally:
         job.cancel()  # a no-op once done; stops the work if this thread was interrupted
     return job.result()
@@ -231,10 +258,15 @@ class SharedResults:
             self._items.clear()
 
 
+_shared_store: SharedResults | None = None  # the server's, for the session watcher to empty
+
+
 @st.cache_resource(show_spinner=False)
 def shared_results() -> SharedResults:
     """One per server: room for the chunks of two of the largest texts (20 MB each)."""
-    return SharedResults(max_weight=int(os.environ.get("TW_SHARED_RESULT_CHARS", "40000000")))
+    global _shared_store
+    _shared_store = SharedResults(max_weight=int(os.environ.get("TW_SHARED_RESULT_CHARS", "40000000")))
+    return _shared_store
 
 
 # Texts up to these sizes (characters) are counted / chunked in the server's process, longer ones
@@ -344,8 +376,7 @@ def follow_job(key: str, *, cancel_label: str = "Cancel") -> JobOutcome | None:
                 bar = c1.progress(job.progress.fraction, text=job.progress.text or label)
                 c2.button(cancel_label, key=f"{key}_cancel", on_click=cancel_job, args=(key,),
                           icon=":material/cancel:", width="stretch")  # fmt: skip
-            while not job.done():
-                time.sleep(_POLL_SECONDS)
+            while not job.wait(_POLL_SECONDS):  # returns the moment the job ends
                 p = job.progress
                 bar.progress(p.fraction, text=p.text or label)  # also where a rerun/stop interrupts us
             slot.empty()

@@ -1,0 +1,65 @@
+"""The server gives memory back once sessions have left: no drop in the session count is
+skipped, and with nobody left the results kept for sharing go too."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+import streamlit as st
+
+import ui.jobs
+
+
+class FakeRuntime:
+    sessions = 0
+
+    @classmethod
+    def exists(cls) -> bool:
+        return True
+
+    @classmethod
+    def instance(cls):
+        return types.SimpleNamespace(
+            _session_mgr=types.SimpleNamespace(num_sessions=lambda: cls.sessions),
+            is_active_session=lambda sid: False,
+        )
+
+
+@pytest.fixture
+def trims(monkeypatch):
+    import streamlit.runtime
+
+    calls: list[int] = []
+    monkeypatch.setattr(streamlit.runtime, "Runtime", FakeRuntime)
+    monkeypatch.setattr(st.cache_data, "clear", lambda: calls.append(-1))  # cached results dropped
+    monkeypatch.setattr(ui.jobs, "_trim_heap", lambda: calls.append(FakeRuntime.sessions))
+    return calls
+
+
+def _at(watch, now: float, sessions: int) -> None:
+    FakeRuntime.sessions = sessions
+    watch.check(now)
+
+
+def test_every_session_leaving_gives_memory_back_even_when_they_leave_close_together(trims):
+    watch = ui.jobs._SessionWatch()
+    _at(watch, 1000.0, 5)
+    _at(watch, 1002.0, 3)  # two left: memory back
+    _at(watch, 1004.0, 0)  # the rest left 2 s later (within the 10 s between two trims)
+    _at(watch, 1006.0, 0)
+    _at(watch, 1020.0, 0)  # still nobody: the last departures are not forgotten
+    assert trims == [3, -1, 0]  # with nobody left, the cached results went too
+    _at(watch, 1040.0, 0)
+    assert trims == [3, -1, 0]  # nothing new left: no more work
+
+
+def test_with_nobody_left_the_shared_results_are_emptied(trims):
+    store = ui.jobs.shared_results()
+    store.put(("chunks", "digest"), ["a big result"], 10)
+    watch = ui.jobs._SessionWatch()
+    _at(watch, 2000.0, 2)
+    _at(watch, 2020.0, 1)
+    assert store.get(("chunks", "digest")) is not None  # someone is still here
+    _at(watch, 2040.0, 0)
+    assert store.get(("chunks", "digest")) is None and trims == [1, -1, 0]
