@@ -118,12 +118,13 @@ WARMED: list[int] = []  # warm-up steps done in this worker
 
 
 def _warm_step(k: int) -> None:
-    time.sleep(0.4)
+    time.sleep(3)
     WARMED.append(k)
 
 
 def warm_slowly() -> list:
-    """Five warm-up steps of 0.4 s each."""
+    """Five warm-up steps of 3 s each: long enough that a job sent at once lands before the last,
+    however slow the machine is to start the worker."""
     import functools
 
     return [functools.partial(_warm_step, k) for k in range(5)]

@@ -204,7 +204,7 @@ def test_a_job_runs_while_the_worker_is_still_warming_up_and_the_warm_up_finishe
     with JobPool(workers=1, nice=0, warm=h.warm_slowly) as pool:
         pool.warm_up()  # ready for jobs: warm-up steps run in the background
         assert pool.submit(h.warmed_count).result(timeout=30) < 5  # it did not wait for all five
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while pool.submit(h.warmed_count).result(timeout=30) < 5 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert pool.submit(h.warmed_count).result(timeout=30) == 5
