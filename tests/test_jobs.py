@@ -201,12 +201,13 @@ def test_a_worker_killed_while_reporting_never_blocks_the_others():
 
 
 def test_a_job_runs_while_the_worker_is_still_warming_up_and_the_warm_up_finishes():
-    with JobPool(workers=1, nice=0, warm=h.warm_slowly) as pool:
+    # One worker for the whole test: a replaced worker would start its warm-up again.
+    with JobPool(workers=1, nice=0, warm=h.warm_slowly, max_tasks_per_child=None) as pool:
         pool.warm_up()  # ready for jobs: warm-up steps run in the background
         assert pool.submit(h.warmed_count).result(timeout=30) < 5  # it did not wait for all five
         deadline = time.monotonic() + 60
         while pool.submit(h.warmed_count).result(timeout=30) < 5 and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.5)
         assert pool.submit(h.warmed_count).result(timeout=30) == 5
 
 
