@@ -242,7 +242,13 @@ class _Engine:
         return row
 
 
-@pytest.mark.parametrize("flaw", ["wrong_bytes", "wrong_ids", "extra_id", "knows_think", "fails_to_load"])
+class _Panic(BaseException):
+    """What a Rust panic arrives as (pyo3's PanicException derives from BaseException)."""
+
+
+@pytest.mark.parametrize(
+    "flaw", ["wrong_bytes", "wrong_ids", "extra_id", "knows_think", "fails_to_load", "panics"]
+)
 def test_a_flawed_engine_is_never_used(flaw):
     real = builtin("cl100k_base").native
     tok = load_builtin("cl100k_base")  # a fresh instance, not the shared one
@@ -250,6 +256,8 @@ def test_a_flawed_engine_is_never_used(flaw):
     def loader():
         if flaw == "fails_to_load":
             raise OSError("engine missing")
+        if flaw == "panics":
+            raise _Panic("called `Result::unwrap()` on an `Err` value")
         return _Engine(real, **{flaw: True})
 
     tok._native_loader = loader

@@ -216,8 +216,10 @@ class TiktokenTokenizer(Tokenizer):
                     try:
                         engine = loader()
                         ok = self._engine_agrees(engine)
-                    except Exception:  # noqa: BLE001  (a broken optional engine is just not used)
-                        ok = False
+                    except (KeyboardInterrupt, SystemExit):
+                        raise
+                    except BaseException:  # noqa: BLE001  (a broken optional engine, even one that
+                        ok = False  # panics in Rust, a BaseException, is just not used)
                     self._native = engine if ok else None
         return self._native
 
