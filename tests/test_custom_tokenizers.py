@@ -203,9 +203,17 @@ def test_an_extended_vocabulary_is_recognised_by_its_first_ranks():
     assert (known.tokenizer_id, known.pattern_id, known.n_ranks) == ("r50k_base", "r50k", 50_256)
 
 
-@pytest.mark.parametrize("data", [_byte_vocab([b"ab"]), b"not a vocabulary\n", R50K_BYTES[:-40_000]])
+TRUNCATED_R50K = b"".join(R50K_BYTES.splitlines(keepends=True)[:-5000])  # its first 45,256 ranks
+
+
+@pytest.mark.parametrize("data", [_byte_vocab([b"ab"]), TRUNCATED_R50K])
 def test_other_files_are_not_taken_for_a_builtin(data):
     assert identify_tiktoken(data) is None
+
+
+def test_a_file_that_is_not_a_tiktoken_file_says_where():
+    with pytest.raises(VocabularyError, match="line 1"):
+        identify_tiktoken(b"not a vocabulary\n")
 
 
 def _upload(at, data: bytes, name: str = "r50k_base.tiktoken"):
@@ -245,6 +253,12 @@ def test_an_unknown_vocabulary_is_told_the_pattern_decides(app):
     at = _upload(app, _byte_vocab([b"ab", b"abc"]), name="tiny.tiktoken")
     assert "The pattern decides the counts" in _texts(at.warning)
     assert "trained with" in _texts(at.warning) and not at.info
+
+
+def test_a_file_that_cannot_be_read_is_told_at_once(app):
+    at = _upload(app, b"[PAD]\n[UNK]\nhello\n", name="vocab.txt")  # a WordPiece list, not ranks
+    assert "vocab.txt: line 1: expected 'base64-token rank'" in _texts(at.error)
+    assert not at.warning and not at.info
 
 
 def test_an_extended_vocabulary_gets_its_base_pattern_and_a_caution(app):

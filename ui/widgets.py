@@ -220,8 +220,9 @@ def _add_custom(kind: str) -> None:
     )
 
 
-def _upload_identity(file) -> KnownVocabulary | None:
-    """The built-in vocabulary an uploaded `.tiktoken` file holds, worked out once per file.
+def _upload_identity(file) -> KnownVocabulary | str | None:
+    """The built-in vocabulary an uploaded `.tiktoken` file holds (None: no built-in one; a
+    string: why the file cannot be read), worked out once per file.
 
     The first time a file is seen, its vocabulary's own pattern is preselected (before the
     pattern box is drawn in this run); the user's later choice is left alone.
@@ -229,15 +230,21 @@ def _upload_identity(file) -> KnownVocabulary | None:
     seen = st.session_state.get("custom_tok_known")
     if seen is not None and seen[0] == file.file_id:
         return seen[1]
-    known = identify_tiktoken(file.getvalue())
+    try:
+        known: KnownVocabulary | str | None = identify_tiktoken(file.getvalue())
+    except VocabularyError as exc:
+        known = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
     st.session_state["custom_tok_known"] = (file.file_id, known)
-    if known is not None:
+    if isinstance(known, KnownVocabulary):
         st.session_state["custom_tok_pattern"] = known.pattern_id
     return known
 
 
-def _pattern_notes(known: KnownVocabulary | None) -> None:
-    """Say which pattern an uploaded vocabulary needs, and warn when another one is chosen."""
+def _pattern_notes(known: KnownVocabulary | str | None) -> None:
+    """Say which pattern an uploaded vocabulary needs (or why the file cannot be read)."""
+    if isinstance(known, str):
+        st.error(known, icon=":material/error:")
+        return
     if known is None:
         st.warning(
             "This vocabulary is none of the built-in ones. The pattern decides the counts: choose "
@@ -286,7 +293,7 @@ def custom_tokenizer_sidebar() -> None:
                 help="The regular expression that cuts text into pieces before the merges apply. "
                 "The same vocabulary with another pattern gives other counts.",
             )  # fmt: skip
-            if known is not None and pattern != known.pattern_id:
+            if isinstance(known, KnownVocabulary) and pattern != known.pattern_id:
                 st.warning(
                     f"**{escape_markdown(known.name)}** cuts text with the "
                     f"{escape_markdown(PATTERNS[known.pattern_id].label)} pattern: with this one, "

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .registry import BUILTINS, OFFICIAL_SHA256
-from .vocab import VocabularyError, parse_tiktoken, sha256_bytes, tiktoken_blob
+from .vocab import parse_tiktoken, sha256_bytes, tiktoken_blob
 
 # sha256 of Qwen's own `qwen.tiktoken` (Alibaba's dashscope==2.0.2 ships it as
 # dashscope/resources/qwen.tiktoken, 2,561,218 bytes); the built-in Qwen ranks rebuild to it.
@@ -54,16 +54,13 @@ def identify_tiktoken(data: bytes) -> KnownVocabulary | None:
 
     Exact when the file is byte for byte the published file, or when its ranks are the same
     (lines in another order, CRLF line ends); otherwise, when its first ranks are a built-in
-    vocabulary (a vocabulary extended with more merges), the largest such, not exact. A file
-    that cannot be read is None: adding it reports the problem.
+    vocabulary (a vocabulary extended with more merges), the largest such, not exact. Raises
+    VocabularyError, naming the first bad line, for a file that is not a `.tiktoken` file.
     """
     by_hash = {entry[1]: entry for entry in KNOWN_TIKTOKEN}
     if entry := by_hash.get(sha256_bytes(data)):
         return _known(entry, exact=True)
-    try:
-        blob = tiktoken_blob(parse_tiktoken(data))
-    except VocabularyError:
-        return None
+    blob = tiktoken_blob(parse_tiktoken(data))
     if entry := by_hash.get(sha256_bytes(blob)):
         return _known(entry, exact=True)
     lines = blob.splitlines(keepends=True)
