@@ -1,20 +1,24 @@
-"""Counting throughput and coloured-view build time (issue 2 goals), in one run.
+"""Counting throughput and coloured-view build time, in one run.
 
     python bench/bench_counting.py            # full run (10 MB, 5 repeats)
     python bench/bench_counting.py --quick    # 2 MB, 3 repeats
+    python bench/bench_counting.py --only special   # section 1c alone
 
 1. Counting 10 MB of mixed text (prose, code, Hindi, emoji): `Tokenizer.count()` of the core
    against raw `tiktoken.Encoding.encode_ordinary` on the same Encoding object, same run.
    Goal: core >= 0.9x raw. The core cuts large texts at newline points where the ids provably
-   do not change and encodes the pieces in parallel: with splintr's native encoder where the
-   vocabulary has one (checked to give tiktoken's ids), else in tiktoken's thread pool. The
-   "tiktoken engine" column is the core with the native engine switched off.
-2. Segments + HTML for 100 KB of the same text, per tokenizer. Goal: < 0.3 s.
+   do not change and encodes the pieces in parallel: with the native engine (splintr over the
+   same checked vocabulary, knowing no special token) where the family has one, else in
+   tiktoken's thread pool. The "tiktoken engine" column is the core with the native engine
+   switched off. The native engine's cache of pieces is cleared before each timed call, so
+   repeats do not reuse the previous call's work (tiktoken keeps no such cache).
    1b. The same on English prose with `<|endoftext|>` written in about once per 7 KB (between
    documents and inside sentences), as in a dump of documents or a page about tokenizers.
-   Goal: core >= 0.9x raw here too. The native engine would read that text as the special
-   token, so only the stretch around each occurrence (out to the nearest safe cuts) goes to
-   tiktoken; the rest stays on the native engine.
+   1c. Special-token text in the shapes of real files, 5 MB each (1 MB with --quick): lines
+   of 7 KB each ending in ` <|endoftext|>` (a JSONL dump, a concatenated training file),
+   `<|im_start|>` in the middle of each 7 KB line, 100 KB lines each ending in the marker,
+   and no newline at all with the marker every 7 KB. Goal: core >= 0.9x raw on every shape.
+2. Segments + HTML for 100 KB of the same text, per tokenizer. Goal: < 0.3 s.
 3. The counter page's counts for 1 MB with the three default tokenizers (core), and the whole
    page run in Streamlit's AppTest (counts + first page of the coloured view).
 """
@@ -55,12 +59,63 @@ def bench_counting(
         n = len(enc.encode_ordinary(text))
         assert tok.count(text) == n and plain.count(text) == n
         raw = median_time(lambda: enc.encode_ordinary(text), repeats)
-        core = median_time(lambda: tok.count(text), repeats)
+        core = median_time(lambda: _cold_count(tok, text), repeats)
         core_tt = median_time(lambda: plain.count(text), repeats)
         print(
             f"{tid:<14}{n:>12,}{raw:>8.3f}{mb / raw:>10.1f}{core:>8.3f}{mb / core:>10.1f}"
             f"{raw / core:>9.2f}x{raw / core_tt:>20.2f}x"
         )
+
+
+def _cold_count(tok: TiktokenTokenizer, text: str) -> int:
+    """`tok.count(text)` with the native engine's cache of pieces emptied first."""
+    if tok.native is not None:
+        tok.native.clear_cache()
+    return tok.count(text)
+
+
+def special_shapes(prose: str, n_chars: int) -> dict[str, str]:
+    """Texts of about `n_chars` in which special-token text stands where real files put it.
+
+    Lines are cut from `prose` with its newlines made spaces, so a line has no other newline.
+    """
+    flat = prose.replace("\n", " ")
+
+    def lines(length: int, make) -> str:
+        out: list[str] = []
+        pos = size = 0
+        while size < n_chars:
+            chunk = flat[pos : pos + length] if pos + length <= len(flat) else flat[:length]
+            pos = pos + length if pos + length <= len(flat) else length
+            out.append(make(chunk))
+            size += len(out[-1])
+        return "".join(out)
+
+    return {
+        "7 KB lines, each ending in <|endoftext|>": lines(7_000, lambda c: c + " <|endoftext|>\n"),
+        "7 KB lines, <|im_start|> mid-line": lines(
+            7_000, lambda c: c[:3_500] + " <|im_start|> " + c[3_500:] + "\n"
+        ),
+        "100 KB lines, each ending in <|endoftext|>": lines(100_000, lambda c: c + " <|endoftext|>\n"),
+        "no newline, <|endoftext|> every 7 KB": lines(7_000, lambda c: c + " <|endoftext|> "),
+    }
+
+
+def bench_special_shapes(prose: str, n_chars: int, repeats: int) -> None:
+    ids = ("o200k_base", "cl100k_base", "llama3")
+    print(
+        f"\n1c. Special-token text in the shapes of real files, about {n_chars / 1e6:.0f} MB each (median of {repeats})"
+    )
+    print(f"{'shape':<44}{'tokenizer':<14}{'tokens':>11}{'raw s':>8}{'core s':>8}{'core/raw':>10}")
+    for shape, text in special_shapes(prose, n_chars).items():
+        for tid in ids:
+            tok = load_builtin(tid)
+            enc = tok.encoding
+            n = len(enc.encode_ordinary(text))
+            assert tok.count(text) == n, (shape, tid)
+            raw = median_time(lambda: enc.encode_ordinary(text), repeats)
+            core = median_time(lambda: _cold_count(tok, text), repeats)
+            print(f"{shape:<44}{tid:<14}{n:>11,}{raw:>8.3f}{core:>8.3f}{raw / core:>9.2f}x")
 
 
 def bench_view(text: str, repeats: int) -> None:
@@ -101,23 +156,30 @@ def bench_page(text: str, repeats: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="2 MB and 3 repeats")
+    ap.add_argument("--only", choices=("counting", "special", "view", "page"), help="run one section")
     args = ap.parse_args()
     size, repeats = (2_000_000, 3) if args.quick else (10_000_000, 5)
+    run = {args.only} if args.only else {"counting", "special", "view", "page"}
     text = mixed_text(10_000_000)
     text = text.encode("utf-8")[:size].decode("utf-8", "ignore")
     for tid in ("o200k_base", "cl100k_base", "llama3", "qwen"):
-        load_builtin(tid)  # warm imports; loads are not what is measured
-    bench_counting(text, repeats)
+        _ = load_builtin(tid).native  # warm imports and the native engines; loads are not what is measured
     prose = english_prose(10_000_000).encode("utf-8")[:size].decode("utf-8", "ignore")
-    special = with_special_text(prose)
-    bench_counting(
-        special,
-        repeats,
-        title=f"1b. Counting {{mb:.1f}} MB of prose with <|endoftext|> {special.count('<|endoftext|>'):,} times",
-        ids=("o200k_base", "cl100k_base"),
-    )
-    bench_view(text, repeats)
-    bench_page(text, 3)
+    if "counting" in run:
+        bench_counting(text, repeats)
+        special = with_special_text(prose)
+        bench_counting(
+            special,
+            repeats,
+            title=f"1b. Counting {{mb:.1f}} MB of prose with <|endoftext|> {special.count('<|endoftext|>'):,} times",
+            ids=("o200k_base", "cl100k_base"),
+        )
+    if "special" in run:
+        bench_special_shapes(english_prose(10_000_000), size // 2, repeats)
+    if "view" in run:
+        bench_view(text, repeats)
+    if "page" in run:
+        bench_page(text, 3)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core import (
+    PATTERNS,
     VocabularyError,
+    load_sample,
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
 )
-from tokenizer_core.tokenizers import registry
+from tokenizer_core.tokenizers import known_vocab, registry, vocab
+from tokenizer_core.tokenizers.known_vocab import identify_tiktoken
 
 R50K_BYTES = (registry.DATA_DIR / "r50k_base.tiktoken").read_bytes()
 
@@ -140,3 +143,125 @@ def test_oversized_uploads_are_refused(monkeypatch):
         tokenizer_from_hf_json(b"{}" * 10, name="big")
     with pytest.raises(VocabularyError, match="limit"):
         tokenizer_from_tiktoken_bytes(R50K_BYTES, name="big", pattern_id="r50k")
+
+
+# --- recognising an uploaded file as a built-in vocabulary, and its pattern ------------------
+
+
+@pytest.fixture(scope="module")
+def stock(tmp_path_factory):
+    from tests.references import stock_tiktoken
+
+    return stock_tiktoken(tmp_path_factory.mktemp("tiktoken-cache"))
+
+
+def test_gpt2s_own_file_is_recognised_and_counted_with_gpt2s_pattern(stock):
+    """GPT-2's r50k_base.tiktoken with o200k's pattern counted the mixed sample 483, GPT-2 485."""
+    known = identify_tiktoken(R50K_BYTES)
+    assert known is not None and known.exact
+    assert (known.tokenizer_id, known.pattern_id, known.n_ranks) == ("r50k_base", "r50k", 50_256)
+    text = load_sample("mixed")
+    own = tokenizer_from_tiktoken_bytes(R50K_BYTES, name="gpt2", pattern_id=known.pattern_id)
+    assert own.count(text) == len(stock["r50k_base"].encode_ordinary(text)) == 485
+    other = tokenizer_from_tiktoken_bytes(R50K_BYTES, name="gpt2", pattern_id="o200k")
+    assert other.count(text) == 483  # why the pattern matters
+
+
+@pytest.mark.parametrize("tid", ["o200k_base", "cl100k_base", "llama3", "qwen", "p50k_base", "r50k_base"])
+def test_every_builtin_tiktoken_vocabulary_is_recognised_with_its_own_pattern(tid):
+    from tests.conftest import builtin
+
+    enc = builtin(tid).encoding
+    known = identify_tiktoken(vocab.tiktoken_blob(enc._mergeable_ranks))
+    assert known is not None and known.exact and known.tokenizer_id == tid
+    assert PATTERNS[known.pattern_id].regex == enc._pat_str  # the built-in's own pattern
+    assert known.n_ranks == len(enc._mergeable_ranks)
+
+
+def test_qwens_entry_is_the_hash_of_qwens_own_file():
+    """Qwen's own qwen.tiktoken (as dashscope==2.0.2 ships it) hashes to b2b1b8df...; that
+    prefix is in ../shared/notes/offline-tokenizers.md, taken from the file itself."""
+    from tests.conftest import builtin
+
+    blob = vocab.tiktoken_blob(builtin("qwen").encoding._mergeable_ranks)
+    assert known_vocab.QWEN_TIKTOKEN_SHA256.startswith("b2b1b8df")
+    assert vocab.sha256_bytes(blob) == known_vocab.QWEN_TIKTOKEN_SHA256
+
+
+def test_the_same_ranks_written_otherwise_are_recognised():
+    lines = R50K_BYTES.splitlines()
+    shuffled = b"\r\n".join(lines[1000:] + lines[:1000]) + b"\r\n"
+    assert shuffled != R50K_BYTES
+    known = identify_tiktoken(shuffled)
+    assert known is not None and known.exact and known.tokenizer_id == "r50k_base"
+
+
+def test_an_extended_vocabulary_is_recognised_by_its_first_ranks():
+    extra = base64.b64encode(b"zzzqqq") + b" 50256\n"
+    known = identify_tiktoken(R50K_BYTES + extra)
+    assert known is not None and not known.exact
+    assert (known.tokenizer_id, known.pattern_id, known.n_ranks) == ("r50k_base", "r50k", 50_256)
+
+
+TRUNCATED_R50K = b"".join(R50K_BYTES.splitlines(keepends=True)[:-5000])  # its first 45,256 ranks
+
+
+@pytest.mark.parametrize("data", [_byte_vocab([b"ab"]), TRUNCATED_R50K])
+def test_other_files_are_not_taken_for_a_builtin(data):
+    assert identify_tiktoken(data) is None
+
+
+def test_a_file_that_is_not_a_tiktoken_file_says_where():
+    with pytest.raises(VocabularyError, match="line 1"):
+        identify_tiktoken(b"not a vocabulary\n")
+
+
+def _upload(at, data: bytes, name: str = "r50k_base.tiktoken"):
+    at.file_uploader(key="custom_tok_file").upload(name, data, "application/octet-stream")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _texts(elements) -> str:
+    """The messages' text as shown (markdown escapes taken out)."""
+    return " ".join(e.value for e in elements).replace("\\", "")
+
+
+def test_upload_preselects_the_pattern_and_says_so(app, stock):
+    at = _upload(app, R50K_BYTES)
+    assert at.selectbox(key="custom_tok_pattern").value == "r50k"
+    assert "This file is the **r50k_base (gpt2)** vocabulary, so its own pattern" in _texts(at.info)
+    assert "selected below" in _texts(at.info) and not at.warning
+    at.text_input(key="custom_tok_name").input("mine").run()
+    at.button(key="custom_tok_add").click().run()
+    assert not at.exception, at.exception
+    assert "pattern r50k_base / p50k_base" in _texts(at.success)
+    own = next(iter(at.session_state["session_tokenizers"].values()))
+    text = load_sample("mixed")
+    assert own.count(text) == len(stock["r50k_base"].encode_ordinary(text))
+
+
+def test_choosing_another_pattern_for_a_known_file_is_warned(app):
+    at = _upload(app, R50K_BYTES)
+    at.selectbox(key="custom_tok_pattern").set_value("o200k").run()
+    assert at.selectbox(key="custom_tok_pattern").value == "o200k"  # the choice is kept
+    assert "counts will differ from its own" in _texts(at.warning)
+
+
+def test_an_unknown_vocabulary_is_told_the_pattern_decides(app):
+    at = _upload(app, _byte_vocab([b"ab", b"abc"]), name="tiny.tiktoken")
+    assert "The pattern decides the counts" in _texts(at.warning)
+    assert "trained with" in _texts(at.warning) and not at.info
+
+
+def test_a_file_that_cannot_be_read_is_told_at_once(app):
+    at = _upload(app, b"[PAD]\n[UNK]\nhello\n", name="vocab.txt")  # a WordPiece list, not ranks
+    assert "vocab.txt: line 1: expected 'base64-token rank'" in _texts(at.error)
+    assert not at.warning and not at.info
+
+
+def test_an_extended_vocabulary_gets_its_base_pattern_and_a_caution(app):
+    at = _upload(app, R50K_BYTES + base64.b64encode(b"zzzqqq") + b" 50256\n", name="gpt2-plus.tiktoken")
+    assert at.selectbox(key="custom_tok_pattern").value == "r50k"
+    assert "The first 50,256 tokens" in _texts(at.info) and "trained with it" in _texts(at.info)

@@ -23,6 +23,7 @@ from tokenizer_core import (
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
 )
+from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
 
 from .live_text import live_text_area
 from .state import (
@@ -209,10 +210,62 @@ def _add_custom(kind: str) -> None:
         st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
         return
     tok = register_session_tokenizer(tok)
+    pattern = ""
+    if kind == "tiktoken":
+        label = PATTERNS[st.session_state.get("custom_tok_pattern", "o200k")].label
+        pattern = f", pattern {escape_markdown(label)}"
     st.session_state["custom_tok_added"] = (
-        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens). "
+        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens{pattern}). "
         "It is now in every tokenizer list."
     )
+
+
+def _upload_identity(file) -> KnownVocabulary | str | None:
+    """The built-in vocabulary an uploaded `.tiktoken` file holds (None: no built-in one; a
+    string: why the file cannot be read), worked out once per file.
+
+    The first time a file is seen, its vocabulary's own pattern is preselected (before the
+    pattern box is drawn in this run); the user's later choice is left alone.
+    """
+    seen = st.session_state.get("custom_tok_known")
+    if seen is not None and seen[0] == file.file_id:
+        return seen[1]
+    try:
+        known: KnownVocabulary | str | None = identify_tiktoken(file.getvalue())
+    except VocabularyError as exc:
+        known = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
+    st.session_state["custom_tok_known"] = (file.file_id, known)
+    if isinstance(known, KnownVocabulary):
+        st.session_state["custom_tok_pattern"] = known.pattern_id
+    return known
+
+
+def _pattern_notes(known: KnownVocabulary | str | None) -> None:
+    """Say which pattern an uploaded vocabulary needs (or why the file cannot be read)."""
+    if isinstance(known, str):
+        st.error(known, icon=":material/error:")
+        return
+    if known is None:
+        st.warning(
+            "This vocabulary is none of the built-in ones. The pattern decides the counts: choose "
+            "the one the model was trained with (any other pattern gives other counts).",
+            icon=":material/warning:",
+        )
+        return
+    name, own = escape_markdown(known.name), escape_markdown(PATTERNS[known.pattern_id].label)
+    if known.exact:
+        st.info(
+            f"This file is the **{name}** vocabulary, so its own pattern is selected below: "
+            "counts equal the built-in's.",
+            icon=":material/check_circle:",
+        )
+    else:
+        st.info(
+            f"The first {known.n_ranks:,} tokens of this file are the **{name}** vocabulary, so its "
+            f"pattern ({own}) is selected below. The pattern decides the counts: keep it only if "
+            "your model was trained with it.",
+            icon=":material/info:",
+        )
 
 
 def custom_tokenizer_sidebar() -> None:
@@ -226,17 +279,28 @@ def custom_tokenizer_sidebar() -> None:
             "Format", ["tiktoken", "hf"], key="custom_tok_kind", horizontal=True,
             format_func={"tiktoken": ".tiktoken", "hf": "tokenizer.json"}.get,
         )  # fmt: skip
-        if kind == "tiktoken":
-            st.selectbox(
-                "Pre-tokenization pattern", list(PATTERNS), key="custom_tok_pattern",
-                format_func=lambda p: PATTERNS[p].label,
-                help="The regular expression that cuts text into pieces before the merges apply.",
-            )  # fmt: skip
-        st.text_input("Name", key="custom_tok_name", placeholder="e.g. my-model v2")
-        st.file_uploader(
+        file = st.file_uploader(
             "Vocabulary file", type=["tiktoken", "txt"] if kind == "tiktoken" else ["json"],
             key="custom_tok_file",
         )  # fmt: skip
+        if kind == "tiktoken":
+            known = _upload_identity(file) if file is not None else None
+            if file is not None:
+                _pattern_notes(known)
+            pattern = st.selectbox(
+                "Pre-tokenization pattern", list(PATTERNS), key="custom_tok_pattern",
+                format_func=lambda p: PATTERNS[p].label,
+                help="The regular expression that cuts text into pieces before the merges apply. "
+                "The same vocabulary with another pattern gives other counts.",
+            )  # fmt: skip
+            if isinstance(known, KnownVocabulary) and pattern != known.pattern_id:
+                st.warning(
+                    f"**{escape_markdown(known.name)}** cuts text with the "
+                    f"{escape_markdown(PATTERNS[known.pattern_id].label)} pattern: with this one, "
+                    "counts will differ from its own.",
+                    icon=":material/warning:",
+                )
+        st.text_input("Name", key="custom_tok_name", placeholder="e.g. my-model v2")
         st.button("Add tokenizer", key="custom_tok_add", on_click=_add_custom, args=(kind,))
         if msg := st.session_state.get("custom_tok_error"):
             st.error(msg, icon=":material/error:")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from .native import check_text, engine_specials, vocabulary_problem
 from .segments import Segment, remap_segments, segments_from_offsets, segments_from_pieces
 
 if TYPE_CHECKING:
@@ -100,35 +101,6 @@ def split_for_batch(text: str, target: int = 100_000) -> list[str]:
         start = m.start()
     pieces.append(text[start:])
     return pieces
-
-
-def special_stretches(text: str, special: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Spans of `text` holding each match of `special`, widened to the nearest safe cuts.
-
-    A safe cut (``SAFE_CUT``: after a newline that follows a non-space, before an ASCII letter)
-    is where split_for_batch may cut: the ids on both sides do not depend on the cut. So the
-    text outside these spans can be encoded on its own, by any engine, with the same ids.
-    Overlapping spans are merged. ``special_stretches("Ab\\nx <|endoftext|> y\\nCd", pat)``
-    -> ``[(3, 21)]`` for a pattern matching ``<|endoftext|>``.
-    """
-    spans: list[tuple[int, int]] = []
-    for m in special.finditer(text):
-        if spans and m.start() <= spans[-1][1]:
-            a = spans[-1][0]
-        else:
-            a, q, tries = 0, m.start(), 0
-            while tries < 256 and (q := text.rfind("\n", 0, q)) >= 0:
-                if SAFE_CUT.match(text, q + 1):
-                    a = q + 1
-                    break
-                tries += 1
-        after = SAFE_CUT.search(text, m.end())
-        b = after.start() if after else len(text)
-        if spans and a <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(b, spans[-1][1]))
-        else:
-            spans.append((a, b))
-    return spans
 
 
 def view_windows(text: str, size: int = 12_000) -> list[tuple[int, int, bool]]:
@@ -224,16 +196,18 @@ class TiktokenTokenizer(Tokenizer):
         self._native_loader = native_loader
         self._native: Any = None
         self._native_lock = threading.Lock()
-        self._special_re: re.Pattern[str] | None = None
 
     @property
     def native(self) -> Any:
         """A native batch encoder of the same vocabulary (splintr), loaded on first use, or None.
 
         Used only for ordinary encoding of large texts (NATIVE_MIN_CHARS and up), where it is
-        several times faster than tiktoken. Before first use it must decode every ordinary id to
-        exactly this encoding's bytes (the hash-checked vocabulary) and give tiktoken's ids on
-        check texts; otherwise it is never used. The tests compare the two on random text.
+        several times faster than tiktoken. Before first use it must know exactly the ordinary
+        ids of this encoding (the hash-checked vocabulary, decoded id by id) and no id past
+        them, so it has no special token of its own; and it must give tiktoken's ordinary ids
+        on check texts and on a text of NATIVE_MIN_CHARS holding every special-token string
+        it or this encoding knows. Otherwise it is never used. The tests compare the two on
+        random text.
         """
         if self._native is None and self._native_loader is not None:
             with self._native_lock:
@@ -241,65 +215,47 @@ class TiktokenTokenizer(Tokenizer):
                     loader, self._native_loader = self._native_loader, None
                     try:
                         engine = loader()
-                        ok = all(
-                            engine.decode_token_bytes(rank) == token
-                            for token, rank in self.encoding._mergeable_ranks.items()
-                        )
-                        arrays = self._native_arrays(_NATIVE_CHECK_TEXTS, engine) if ok else None
-                        ok = arrays is not None and all(
-                            ids.tolist() == self.encoding.encode_ordinary(t)
-                            for t, ids in zip(_NATIVE_CHECK_TEXTS, arrays)
-                        )
-                    except Exception:  # noqa: BLE001  (a broken optional engine is just not used)
-                        ok = False
+                        ok = self._engine_agrees(engine)
+                    except (KeyboardInterrupt, SystemExit):
+                        raise
+                    except BaseException:  # noqa: BLE001  (a broken optional engine, even one that
+                        ok = False  # panics in Rust, a BaseException, is just not used)
                     self._native = engine if ok else None
         return self._native
 
+    def _engine_agrees(self, engine: Any) -> bool:
+        """True when `engine` holds this vocabulary and nothing more, and gives tiktoken's ids."""
+        import numpy as np
+
+        if vocabulary_problem(engine, self.encoding._mergeable_ranks) is not None:
+            return False
+        specials = set(self.encoding._special_tokens) | engine_specials(engine)
+        large = self._prepare(check_text(_NATIVE_CHECK_TEXTS, specials, min_chars=NATIVE_MIN_CHARS))
+        pieces = [*_NATIVE_CHECK_TEXTS, *(split_for_batch(large) if self.newline_safe else [large])]
+        arrays = self._native_arrays(pieces, engine)
+        if arrays is None:
+            return False
+        n = len(_NATIVE_CHECK_TEXTS)
+        small_ok = all(
+            a.tolist() == self.encoding.encode_ordinary(t) for t, a in zip(_NATIVE_CHECK_TEXTS, arrays)
+        )
+        joined = np.concatenate(arrays[n:]).tolist()
+        return small_ok and joined == self.encoding.encode_ordinary(large)
+
     def _native_arrays(self, pieces: Sequence[str], engine: Any = None) -> list[np.ndarray] | None:
         """Ordinary ids of each (prepared) piece, encoded in parallel by the native engine; None
-        without an engine.
-
-        Its batch call would turn special-token text into the special token, so each stretch
-        of special-token text goes to tiktoken with the text around it out to the nearest safe
-        cuts on both sides (:func:`special_stretches`), and the native engine encodes the rest:
-        a document that quotes ``<|endoftext|>`` now and then stays on the fast path.
-        """
+        without an engine. The engine knows no special token, so special-token text is text."""
         import numpy as np
 
         engine = engine if engine is not None else self._native
         if engine is None:
             return None
-        if self._special_re is None:
-            names = sorted(self.encoding._special_tokens, key=len, reverse=True)
-            self._special_re = re.compile("|".join(map(re.escape, names))) if names else re.compile(r"(?!)")
-        parts: list[tuple[int, str, bool]] = []  # (piece index, part of it, encoded by tiktoken)
-        for k, piece in enumerate(pieces):
-            if not self._special_re.search(piece):
-                parts.append((k, piece, False))
-                continue
-            stretches = special_stretches(piece, self._special_re) if self.newline_safe else [(0, len(piece))]
-            pos = 0
-            for a, b in stretches:
-                if a > pos:
-                    parts.append((k, piece[pos:a], False))
-                parts.append((k, piece[a:b], True))
-                pos = b
-            if pos < len(piece):
-                parts.append((k, piece[pos:], False))
-        plain = [p for _, p, slow in parts if not slow]
-        ids, offsets = engine.encode_batch_flat(plain) if plain else (b"", (0).to_bytes(8, "little"))
-        ids = np.frombuffer(ids, dtype="<u4").astype(np.int64)
-        offsets = np.frombuffer(offsets, dtype="<u8").astype(np.int64)
-        native = iter([ids[offsets[i] : offsets[i + 1]] for i in range(len(plain))])
-        slow = [p for _, p, sp in parts if sp]
-        other = iter(
-            np.asarray(b, dtype=np.int64)
-            for b in (self.encoding.encode_ordinary_batch(slow, num_threads=_THREADS) if slow else [])
-        )
-        grouped: list[list[np.ndarray]] = [[] for _ in pieces]
-        for k, _, sp in parts:
-            grouped[k].append(next(other) if sp else next(native))
-        return [g[0] if len(g) == 1 else np.concatenate(g) for g in grouped]
+        if not pieces:
+            return []
+        ids, offsets = engine.encode_batch_flat(list(pieces))
+        flat = np.frombuffer(ids, dtype="<u4").astype(np.int64)
+        ends = np.frombuffer(offsets, dtype="<u8").astype(np.int64)
+        return [flat[ends[i] : ends[i + 1]] for i in range(len(pieces))]
 
     def ordinary_id_arrays(self, pieces: Sequence[str]) -> list[np.ndarray]:
         """Ordinary token ids of each piece as int64 arrays, encoded in parallel.

@@ -25,6 +25,7 @@ from .gemma import GEMMA, load_gemma
 from .hf_schema import hf_json_problem
 from .llama4 import LLAMA4, load_llama4
 from .mistral_spm import MISTRAL_SPM, load_mistral_spm
+from .native import ordinary_engine_loader
 from .vocab import (
     Ranks,
     VocabularyError,
@@ -168,22 +169,6 @@ def _encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
     return tiktoken.Encoding(name, pat_str=pat_str, mergeable_ranks=ranks, special_tokens=specials)
 
 
-def _splintr_native(name: str) -> Callable[[], object]:
-    """A loader of splintr's encoder for `name`, used for large texts only.
-
-    splintr compiles its own copy of the vocabulary in; TiktokenTokenizer.native checks that it
-    decodes every id to the bytes of the hash-checked vocabulary and gives tiktoken's ids before
-    using it.
-    """
-
-    def load() -> object:
-        import splintr
-
-        return splintr.Tokenizer.from_pretrained(name)
-
-    return load
-
-
 def _quicktok_ranks(info: TokenizerInfo, stem: str) -> Ranks:
     path = _package_file("quicktok", f"data/{stem}.vocab", QUICKTOK_PIN, info.id)
     try:
@@ -230,7 +215,7 @@ def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
         ranks = _quicktok_ranks(info, stem)
         _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     return TiktokenTokenizer(
-        info, _encoding(info.id, pat, ranks, specials), native_loader=_splintr_native(info.id)
+        info, _encoding(info.id, pat, ranks, specials), native_loader=ordinary_engine_loader(ranks, pat)
     )
 
 
@@ -239,7 +224,7 @@ def _load_harmony(info: TokenizerInfo) -> Tokenizer:
     ranks = _o200k_encoding_ranks(info)
     return TiktokenTokenizer(
         info, _encoding(info.id, patterns.O200K, ranks, HARMONY_SPECIALS),
-        native_loader=_splintr_native("o200k_base"),
+        native_loader=ordinary_engine_loader(ranks, patterns.O200K),
     )  # fmt: skip
 
 
@@ -289,7 +274,9 @@ def _load_llama3(info: TokenizerInfo) -> Tokenizer:
     _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     specials = {tok: 128000 + i for i, tok in enumerate(LLAMA3_SPECIALS)}
     return TiktokenTokenizer(
-        info, _encoding(info.id, patterns.LLAMA3, ranks, specials), native_loader=_splintr_native("llama3")
+        info,
+        _encoding(info.id, patterns.LLAMA3, ranks, specials),
+        native_loader=ordinary_engine_loader(ranks, patterns.LLAMA3),
     )
 
 
@@ -302,7 +289,7 @@ def _load_qwen(info: TokenizerInfo) -> Tokenizer:
     specials = read_quicktok_special(special_path)
     return TiktokenTokenizer(
         info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True,
-        native_loader=_splintr_native("qwen3"),
+        native_loader=ordinary_engine_loader(ranks, patterns.QWEN),
     )  # fmt: skip
 
 

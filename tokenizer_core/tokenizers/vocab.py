@@ -16,6 +16,7 @@ import binascii
 import hashlib
 import json
 import struct
+from collections.abc import Mapping
 from pathlib import Path
 
 Ranks = dict[bytes, int]
@@ -64,10 +65,11 @@ def parse_tiktoken(data: bytes) -> Ranks:
     return ranks
 
 
-def tiktoken_blob(ranks: Ranks) -> bytes:
+def tiktoken_blob(ranks: Mapping[bytes, int]) -> bytes:
     """Serialise ranks as a `.tiktoken` file in rank order (the inverse of parse_tiktoken)."""
+    b64 = binascii.b2a_base64
     ordered = sorted(ranks.items(), key=lambda kv: kv[1])
-    return b"".join(base64.b64encode(tok) + b" %d\n" % rank for tok, rank in ordered)
+    return b"".join(b64(tok, newline=False) + b" %d\n" % rank for tok, rank in ordered)
 
 
 def validate_ranks(ranks: Ranks) -> None:
