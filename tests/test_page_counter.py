@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import ENTRY, builtin, token_views
+from tests.picker_helpers import choose
 from tokenizer_core import load_sample, pack_text, unpack_text
 
 
@@ -38,10 +39,10 @@ def test_typing_updates_every_count(app):
 
 
 def test_choosing_tokenizers(app):
-    app.multiselect(key="counter_tokenizers").set_value(["r50k_base", "qwen", "tekken"]).run()
+    choose(app, "counter_tokenizers", ["r50k_base", "qwen", "tekken"])
     assert not app.exception
     assert set(metrics(app)) == {"r50k_base (gpt2)", "Qwen 2.5 / 3", "Mistral Tekken"}
-    app.multiselect(key="counter_tokenizers").set_value([]).run()
+    choose(app, "counter_tokenizers", [])
     assert not app.metric and any("at least one model or tokenizer" in i.value for i in app.info)
 
 
@@ -152,7 +153,7 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
     try:
         at = AppTest.from_file(ENTRY, default_timeout=60)
         at.run()
-        at.multiselect(key="counter_tokenizers").set_value(["r50k_base", "o200k_base"]).run()
+        choose(at, "counter_tokenizers", ["r50k_base", "o200k_base"])
         assert not at.exception
         errors = [e.value for e in at.error]
         assert len(errors) == 1 and "r50k_base" in errors[0] and "git checkout" in errors[0]
@@ -192,9 +193,7 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
 
     chat = [("system", "You are a support agent."), ("user", "Where is my order #90210?"),
             ("assistant", "Let me check.")]  # fmt: skip
-    app.multiselect(key="counter_tokenizers").set_value(
-        ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"]
-    ).run()
+    choose(app, "counter_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"])
     _chat(app, chat)
     table = chat_table(app)
     assert list(table["Chat format"]) == [
@@ -212,7 +211,7 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
 
 def test_chat_tools_counted_where_published_and_bad_json_keeps_everything(app):
     tool = '[{"name": "track", "description": "Track an order.", "parameters": {"type": "object", "properties": {"id": {"type": "string", "description": "Order id"}}}}]'
-    app.multiselect(key="counter_tokenizers").set_value(["llama-3.1", "llama-3"]).run()
+    choose(app, "counter_tokenizers", ["llama-3.1", "llama-3"])
     _chat(app, [("user", "Where is order 7?")], tools=tool)
     table = chat_table(app)
     assert table.iloc[0]["Tools"] > 20 and table.iloc[0]["Counted by"].startswith("the model's published")
