@@ -167,7 +167,7 @@ st.caption(
 for warning in st.session_state.pop("counter_link_warnings", []):
     st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
 
-s1, s2 = st.columns([3, 2], vertical_alignment="bottom")
+s1, s2 = st.columns([3, 2], vertical_alignment="top")
 with s1:
     choices = model_select("counter_tokenizers")
 with s2:

@@ -104,9 +104,13 @@ def test_the_readme_and_the_registry_name_tekkens_models_as_mistral_commons_tabl
 
 def test_claude_has_prices_and_no_tokenizer_of_ours():
     claude = [m for m in CATALOG if m.maker == "Anthropic"]
-    assert {"claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5", "claude-sonnet-4-0"} <= {m.id for m in claude}
+    assert {"claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5", "claude-sonnet-4-0"} <= {
+        m.id for m in claude
+    }
     for m in claude:
-        assert m.tokenizer_id is None and m.chat_format is None and m.price and m.price.startswith("anthropic:")
+        assert (
+            m.tokenizer_id is None and m.chat_format is None and m.price and m.price.startswith("anthropic:")
+        )
     (c,) = resolve_choices(["claude-sonnet-4-5"])
     assert not c.counted and group_by_tokenizer([c]) == []
 
@@ -183,9 +187,15 @@ def test_one_rule_for_a_context_window_everywhere():
 
 
 def test_old_ids_from_links_and_files_still_resolve():
-    assert canonical_id("llama-3.1") == "llama-3.1-8b" and canonical_id("mistral-nemo") == "open-mistral-nemo-2407"
+    assert (
+        canonical_id("llama-3.1") == "llama-3.1-8b"
+        and canonical_id("mistral-nemo") == "open-mistral-nemo-2407"
+    )
     assert canonical_id("gpt-4o") == "gpt-4o" and canonical_id("o200k_base") == "o200k_base"
-    assert [c.id for c in resolve_choices(["llama-3.1", "llama-3.1-8b", "qwen-3"])] == ["llama-3.1-8b", "qwen3-32b"]
+    assert [c.id for c in resolve_choices(["llama-3.1", "llama-3.1-8b", "qwen-3"])] == [
+        "llama-3.1-8b",
+        "qwen3-32b",
+    ]
     assert all(new in MODELS for new in LEGACY_IDS.values())
 
 
@@ -205,7 +215,10 @@ def test_models_sharing_a_tokenizer_are_counted_once_and_named_as_the_picker_nam
     assert groups[0].names == ["GPT-4o", "GPT-5", "o200k_base"]
     note = shared_tokenizer_note(groups, tokenizer_names=builtin_names())
     assert note == "GPT-4o and GPT-5 use o200k_base: counted once."
-    assert names_by_tokenizer(choices) == {"o200k_base": "GPT-4o, GPT-5, o200k_base", "llama3": "Llama 3.1 8B"}
+    assert names_by_tokenizer(choices) == {
+        "o200k_base": "GPT-4o, GPT-5, o200k_base",
+        "llama3": "Llama 3.1 8B",
+    }
 
 
 def test_no_name_doubles_its_brackets_or_carries_an_id():

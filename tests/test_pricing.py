@@ -150,7 +150,9 @@ def test_prices_follow_the_date_the_source_dates_them_by():
 
 
 def test_the_source_dates_of_a_check_are_read_from_its_notes_per_model():
-    notes = "Flex rates verified on 2026-10-12 at https://x.example/a. Batch rates verified on 2026-10-14 at y."
+    notes = (
+        "Flex rates verified on 2026-10-12 at https://x.example/a. Batch rates verified on 2026-10-14 at y."
+    )
     assert [d for d, _ in check_dates(notes)] == ["2026-10-12", "2026-10-14"]
     assert check_dates("Released 2026-09-10 (see the updates).") == ()
     assert source_model("openai:gpt-5.5").checked == "2026-10-14"
@@ -165,7 +167,9 @@ def test_a_model_without_a_price_says_so_and_is_never_costed():
         assert {p.shown(f) for f in ("input", "cached_input", "output")} == {"no price in the source"}
     rows = language_table(load_parallel_sample()[:2], [builtin("r50k_base")], base="en")
     costs, skipped = cost_table(rows, [model_price(MODELS["gpt-2"], on=DAY)], Workload(10, 10, 10))
-    assert costs == [] and skipped == ["GPT-2: no price in the source; type its prices in the table to cost it."]
+    assert costs == [] and skipped == [
+        "GPT-2: no price in the source; type its prices in the table to cost it."
+    ]
     claude = model_price(MODELS["claude-sonnet-4-5"], on=DAY)
     assert claude.tokenizer_id is None and claude.priced
     costs, skipped = cost_table(rows, [claude], Workload(10, 10, 10))
@@ -186,10 +190,14 @@ def test_an_edit_wins_is_marked_keeps_the_tier_ratio_and_the_source_value_beside
     # the catalog applies edits by model and rate option
     edited = model_price(MODELS["gpt-5.5"], on=DAY, edits={("gpt-5.5", "standard"): {"output": D(20)}})
     assert edited.edited == ("output",) and edited.output_per_million == 20.0
-    batch = model_price(MODELS["gpt-5.5"], on=DAY, rate="batch", edits={("gpt-5.5", "standard"): {"output": D(20)}})
+    batch = model_price(
+        MODELS["gpt-5.5"], on=DAY, rate="batch", edits={("gpt-5.5", "standard"): {"output": D(20)}}
+    )
     assert batch.edited == () and batch.output_per_million == 15.0
     # a model the source has no price for can be given one
-    mine = model_price(MODELS["gpt-2"], on=DAY, edits={("gpt-2", "standard"): {"input": D(1), "output": D(2)}})
+    mine = model_price(
+        MODELS["gpt-2"], on=DAY, edits={("gpt-2", "standard"): {"input": D(1), "output": D(2)}}
+    )
     assert mine.priced and mine.shown("input") == "$1 (edited; source no price)"
 
 
@@ -228,7 +236,11 @@ def test_edits_round_trip_through_json_and_bad_ones_say_where():
 def test_money_is_exact():
     assert exact(0.1) == D("0.1") and exact(3) == D(3)
     assert Rates(input=Rate(D("0.15"))).request_cost(1, 0) == D("1.5E-7")
-    assert money_text(D("0.125")) == "$0.125" and money_text(D("2.5")) == "$2.50" and money_text(None) == "no price"
+    assert (
+        money_text(D("0.125")) == "$0.125"
+        and money_text(D("2.5")) == "$2.50"
+        and money_text(None) == "no price"
+    )
 
 
 def test_workload_formula_by_hand():

@@ -8,6 +8,8 @@ import streamlit as st
 from tokenizer_core import escape_markdown
 from tokenizer_core.counter.model_prices import window_for
 from tokenizer_core.counter.models import Choice
+from tokenizer_core.pricing.rates import money_text
+from tokenizer_core.pricing.source import RATE_OPTIONS
 
 from .prices import price_editor, prices_for, rate_control, show_price_notes
 
@@ -65,13 +67,16 @@ def cost_rows(
         rin, rout = p.rates.input, p.rates.output
         out = output_tokens if rout is not None else 0  # an embedding model writes no tokens
         cost = p.rates.request_cost(n, out, cached_tokens=cached)
+        price_text = (
+            f"{money_text(rin.at(n)) if rin else 'none'} / {money_text(rout.at(n)) if rout else 'none'}"
+        )
         rows.append({
             "choice": c.id, "Model": c.name, "Counted by": _counter_name(c, tokenizer_names),
             "Input tokens": n, "Context window": win.tokens, "% of window": 100 * n / win.tokens,
-            "Input $/1M": float(rin.at(n)) if rin else 0.0, "Output $/1M": float(rout.at(n)) if rout else 0.0,
+            "$/1M in / out": price_text,
             "Per request $": float(cost), f"Per {requests:,} requests $": float(cost * requests),
-            "Price": ("edited" if p.edited else "source") + ("" if p.rate == "standard" else f" · {p.rate}"),
             "Note": " · ".join(filter(None, (
+                "your price" if p.edited else "", "" if p.rate == "standard" else RATE_OPTIONS[p.rate].label.lower(),
                 p.rates.tier_status(n), "" if rout else "no output tokens (an embedding model)",
                 "window chosen above" if win.chosen else "",
             ))),
@@ -107,8 +112,9 @@ def cost_section(
         st.dataframe(
             pd.DataFrame(rows), hide_index=True, key="counter_cost_table",
             column_config={
-                "Input $/1M": st.column_config.NumberColumn(format="$%.4f", help="The price this request pays (its tier)"),
-                "Output $/1M": st.column_config.NumberColumn(format="$%.4f", help="The price this request pays (its tier)"),
+                "$/1M in / out": st.column_config.TextColumn(
+                    help="US dollars per million input / output tokens that this request pays (its tier, its rate)"
+                ),
                 "Per request $": money, f"Per {n:,} requests $": st.column_config.NumberColumn(format="$%.2f"),
                 "Input tokens": st.column_config.NumberColumn(format="localized"),
                 "Context window": st.column_config.NumberColumn(format="localized"),

@@ -7,10 +7,10 @@ one follows the ARIA combobox pattern:
 * The text box is a ``role="combobox"`` with a visible label; the results are a ``listbox``
   whose active option follows the arrow keys (``aria-activedescendant``). Enter adds the active
   option only: the best match, or nothing when nothing matches. Escape closes the list.
-* Results are ranked: the exact name (or API id) first, then names that start with what was
-  typed (at a word boundary first), then names with every typed word as the start of one of
-  their words, then any mention; catalog models before models only the price source knows,
-  shorter names first, then catalog order.
+* Results are ranked: the exact name (or API id) first; then the app's own entries before the
+  models only the price source knows, each by how they match (names that start with what was
+  typed, at a word boundary first; then names with every typed word as the start of one of
+  their words; then any mention), then in catalog order.
 * A model already chosen is listed as chosen (Enter says so); a search for a model the app
   knows but cannot count (Claude, Gemini...) says why in place, above the results; no match
   says "no model or tokenizer matches".
@@ -111,8 +111,9 @@ function rank(options, query) {
     const s = score(o, q, words);
     if (s !== null) hits.push({ o, s, i });
   });
-  hits.sort((a, b) => a.s - b.s || KIND_RANK[a.o.kind] - KIND_RANK[b.o.kind]
-    || a.o._name.length - b.o._name.length || a.i - b.i);
+  // an exact name first, wherever it is; then the app's own entries before the price source's
+  hits.sort((a, b) => (a.s > 0) - (b.s > 0) || KIND_RANK[a.o.kind] - KIND_RANK[b.o.kind]
+    || a.s - b.s || a.i - b.i);
   return hits.map((h) => h.o);
 }
 

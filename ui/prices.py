@@ -7,6 +7,7 @@ and rate option. The rate option (standard, batch, flex...) is one choice for th
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from datetime import date
 
@@ -22,7 +23,6 @@ from tokenizer_core.pricing.table import Edits, ModelPrice, PriceTable, price_ag
 
 EDITS = "prices_edits"  # (model id, rate option) -> {field: Decimal}: this session's edited prices
 RATE = "prices_rate"  # the rate option chosen (one for every page)
-PROBLEMS = "prices_problems"  # messages about cells the editor could not use, shown once
 
 
 def pricing_day() -> date:
@@ -80,30 +80,19 @@ def _source_text(p: ModelPrice) -> str:
     return ", ".join(parts)
 
 
-def _on_editor(key: str) -> None:
-    state = st.session_state.get(key) or {}
-    rows = [dict(r) for r in st.session_state.get(f"{key}_rows", [])]
-    for i, change in (state.get("edited_rows") or {}).items():
-        if 0 <= int(i) < len(rows):
-            rows[int(i)].update(change)
-    prices: list[ModelPrice] = st.session_state.get(f"{key}_prices", [])
-    found, problems = prices_from_records(rows, prices=prices)
-    edits = dict(price_edits())
-    for p in prices:
-        edits.pop((p.model_id, p.rate), None)
-    edits.update(found)
-    set_price_edits(edits)
-    st.session_state[PROBLEMS] = problems
-    st.session_state.pop(key, None)  # the table is redrawn from the edits: no stale cell left behind
-
-
-def _on_reset() -> None:
+def _on_reset(key: str) -> None:
     set_price_edits({})
-    st.session_state[PROBLEMS] = []
+    for k in [k for k in st.session_state if str(k).startswith(f"{key}_") and k != f"{key}_reset"]:
+        del st.session_state[k]  # the editors' own cells: redrawn from the source's prices
 
 
 def price_editor(table: PriceTable, *, key: str) -> None:
-    """The one price editor: the models of `table`, their prices (editable) and the source's beside them."""
+    """The one price editor: the models of `table`, their prices (editable) and the source's beside them.
+
+    What is typed becomes this session's edits at once (every page reads them); a cell emptied
+    goes back to the source's price. The editor's key follows the models and rate shown, so its
+    cells always belong to the rows drawn.
+    """
     prices = list(table.prices)
     rows = [
         {"model_id": p.model_id, "model": p.model, "provider": p.provider,
@@ -111,13 +100,12 @@ def price_editor(table: PriceTable, *, key: str) -> None:
          "edited": "edited" if p.edited else "", "source": _source_text(p), "checked": p.checked or "not dated"}
         for p in prices
     ]  # fmt: skip
-    st.session_state[f"{key}_rows"] = rows
-    st.session_state[f"{key}_prices"] = prices
+    shown = "|".join(f"{p.model_id}@{p.rate}" for p in prices)
+    widget = f"{key}_{hashlib.sha1(shown.encode()).hexdigest()[:10]}"
     money = "US dollars per million tokens; empty: the source's price (or none)."
-    st.data_editor(
-        pd.DataFrame(rows, columns=list(rows[0]) if rows else ["model_id"]), key=key, hide_index=True,
-        width="stretch", on_change=_on_editor, args=(key,),
-        disabled=["model_id", "model", "provider", "edited", "source", "checked"],
+    edited = st.data_editor(
+        pd.DataFrame(rows, columns=list(rows[0]) if rows else ["model_id"]), key=widget, hide_index=True,
+        width="stretch", disabled=["model_id", "model", "provider", "edited", "source", "checked"],
         column_config={
             "model_id": None,
             "model": st.column_config.TextColumn("Model", pinned=True),
@@ -135,15 +123,21 @@ def price_editor(table: PriceTable, *, key: str) -> None:
             ),
         },
     )  # fmt: skip
-    for problem in st.session_state.pop(PROBLEMS, []):
+    found, problems = prices_from_records(edited.to_dict("records"), prices=prices)
+    edits = dict(price_edits())
+    for p in prices:
+        edits.pop((p.model_id, p.rate), None)
+    edits.update(found)
+    if edits != price_edits():
+        set_price_edits(edits)
+        st.rerun()  # every figure on the page is drawn again with the edited prices
+    for problem in problems:
         st.warning(escape_markdown(problem) + " That cell was not used.", icon=":material/warning:")
     if price_edits():
         st.button(
-            "Reset every price to the source's",
-            key=f"{key}_reset",
-            on_click=_on_reset,
+            "Reset every price to the source's", key=f"{key}_reset", on_click=_on_reset, args=(key,),
             icon=":material/restart_alt:",
-        )
+        )  # fmt: skip
 
 
 def price_notes(table: PriceTable, *, today: date | None = None) -> list[str]:
