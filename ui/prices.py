@@ -158,13 +158,16 @@ def price_notes(table: PriceTable, *, today: date | None = None) -> list[str]:
     if dated:
         newest, oldest = max(dated), min(dated)
         age = price_age_days(oldest[0], today=today)
+        undated = [p.model for p in table.prices if not p.checked]
+        span = f"on {newest[0]}" if newest[0] == oldest[0] else f"between {oldest[0]} and {newest[0]}"
         notes.append(
-            f"Checked by the source between {oldest[0]} and {newest[0]}"
-            + (f" (the oldest {age:,} days ago)" if age is not None else "")
-            + "; "
-            + (", ".join(p.model for p in table.prices if not p.checked) or "no model")
-            + " not dated by the source."
+            f"The source's notes date its last check of these prices {span}"
+            + (f" ({age:,} days ago)" if age is not None and newest[0] == oldest[0] else "")
+            + (f" (the oldest {age:,} days ago)" if age is not None and newest[0] != oldest[0] else "")
+            + (f"; they give no date for {', '.join(undated)}." if undated else ".")
         )
+    elif table.prices:
+        notes.append("The source's notes give no date for when these prices were last checked.")
     for p in table.prices:
         if p.rates is None:
             notes.append(f"{p.model}: no price in the source; type one in the table to cost it.")
