@@ -22,7 +22,10 @@ def picker_data(at, key: str) -> dict:
     """The data the picker with this key was last drawn with (options, chosen ids, notes)."""
     for el in at.get("bidi_component"):
         if el.proto.component_name == "tw_model_picker" and el.proto.id.endswith(f"-{key}_picker"):
-            return json.loads(el.proto.json)
+            data = json.loads(el.proto.json)
+            fields = ("id", "name", "detail", "terms", "kind")
+            data["options"] = [dict(zip(fields, o)) for o in data["options"]]
+            return data
     raise LookupError(f"no model picker with key {key!r} on the page")
 
 

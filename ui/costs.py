@@ -116,9 +116,9 @@ def cost_section(
                     help="US dollars per million input / output tokens that this request pays (its tier, its rate)"
                 ),
                 "Per request $": money, f"Per {n:,} requests $": st.column_config.NumberColumn(format="$%.2f"),
-                "Counted by": st.column_config.TextColumn(width="small"),
-                "Input tokens": st.column_config.NumberColumn(format="localized", width="small"),
-                "Context window": st.column_config.NumberColumn(format="localized", width="small"),
+                "Model": st.column_config.TextColumn(pinned=True),
+                "Input tokens": st.column_config.NumberColumn(format="localized"),
+                "Context window": st.column_config.NumberColumn(format="localized"),
                 "Note": st.column_config.TextColumn(width="large"),
                 "% of window": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
                                                                help="Of the model's own context window"),

@@ -24,7 +24,7 @@ Every piece of text is placed with ``textContent``, never parsed as HTML.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -234,8 +234,9 @@ export default function (component) {
       }
     });
   }
+  data.options = data.options.map(([id, name, detail, terms, kind]) =>
+    ({ id, name, detail, terms, kind, _name: norm(name), _id: norm(id), _all: norm(name + " " + id + " " + terms) }));
   s.data = data;
-  data.options.forEach((o) => { o._name = norm(o.name); o._id = norm(o.id); o._all = norm(o.name + " " + o.id + " " + o.terms); });
   root.querySelector(".tw-pick-label").textContent = data.label;
   input.placeholder = data.placeholder;
   const byId = new Map(data.options.map((o) => [o.id, o]));
@@ -295,7 +296,7 @@ def model_picker(
         "label": label,
         "placeholder": placeholder,
         "source_heading": source_heading,
-        "options": [asdict(o) for o in options],
+        "options": [[o.id, o.name, o.detail, o.terms, o.kind] for o in options],  # lists: a third smaller
         "chosen": chosen,
         "notes": [{"keys": [k], "text": t} for k, t in notes.items()],
     }

@@ -11,7 +11,6 @@ from tokenizer_core.counter.models import (
     CATALOG,
     DEFAULT_CHOICES,
     NOT_COUNTED,
-    SOURCE_PREFIX,
     Choice,
     ModelEntry,
     TokenizerGroup,
@@ -90,10 +89,7 @@ def picker_entries() -> list[PickerOption]:
             out.append(PickerOption(tid, name, detail, f"{tid} {used}", "encoding"))
     for sid, entry in source_models().items():
         out.append(
-            PickerOption(
-                sid, entry.name, f"{entry.maker} · in the price source, not in the catalog: you choose the tokenizer",
-                f"{entry.maker} {sid.removeprefix(SOURCE_PREFIX)}", "source",
-            )
+            PickerOption(sid, entry.name, f"{entry.maker} · you choose the tokenizer", entry.maker, "source")
         )  # fmt: skip
     return out
 
@@ -108,7 +104,7 @@ def model_select(key: str, *, label: str = "Models and tokenizers") -> list[Choi
     st.session_state[key] = [canonical_id(i) for i in st.session_state[key]]
     ids = model_picker(
         key, picker_entries(), label=label, notes=PICKER_NOTES,
-        placeholder="Type a model or an encoding: GPT-5.5, Llama 3.1 8B, Claude, o200k_base...",
+        placeholder="Type a model or an encoding",
     )  # fmt: skip
     choices = resolve_choices(
         ids, tokenizer_names=_names(), users_tokenizers=st.session_state.get(USERS_TOKENIZERS, {}),

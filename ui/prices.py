@@ -18,8 +18,15 @@ from tokenizer_core import escape_markdown
 from tokenizer_core.counter.model_prices import price_table
 from tokenizer_core.counter.models import ModelEntry
 from tokenizer_core.pricing.rates import FIELD_LABELS, FIELDS, money_text
-from tokenizer_core.pricing.source import RATE_OPTIONS, peak_hours, price_changes, rate_options, source_label
-from tokenizer_core.pricing.table import Edits, ModelPrice, PriceTable, price_age_days, prices_from_records
+from tokenizer_core.pricing.source import RATE_OPTIONS, peak_hours, price_changes, rate_options
+from tokenizer_core.pricing.table import (
+    Edits,
+    ModelPrice,
+    PriceTable,
+    edit_summary,
+    price_age_days,
+    prices_from_records,
+)
 
 EDITS = "prices_edits"  # (model id, rate option) -> {field: Decimal}: this session's edited prices
 RATE = "prices_rate"  # the rate option chosen (one for every page)
@@ -149,11 +156,7 @@ def price_notes(table: PriceTable, *, today: date | None = None) -> list[str]:
     ]
     edited = [p for p in table.prices if p.edited]
     if edited:
-        notes.append(
-            "Your edited prices for "
-            + ", ".join(p.model for p in edited)
-            + " (the source's beside them in the table)."
-        )
+        notes.append("Your edited prices for " + "; ".join(edit_summary(p) for p in edited) + ".")
     dated = [(p.checked, p.model) for p in table.prices if p.checked]
     if dated:
         newest, oldest = max(dated), min(dated)
@@ -199,7 +202,3 @@ def price_notes(table: PriceTable, *, today: date | None = None) -> list[str]:
 def show_price_notes(table: PriceTable) -> None:
     for note in price_notes(table):
         st.caption(escape_markdown(note))
-
-
-def source_caption() -> str:
-    return f"Prices from {source_label()}."
