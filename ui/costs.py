@@ -133,9 +133,16 @@ def cost_section(
             + escape_markdown(", ".join(missing))
             + ": type one in the price table."
         )
-    if waiting := [c.name for c in choices if c.model and c.id not in priced and c.name not in no_price]:
+    waiting = [c for c in choices if c.model and c.id not in priced and c.name not in no_price]
+    if uncounted := [c.name for c in waiting if c.tokenizer_id is None]:
         st.caption(
-            escape_markdown(", ".join(waiting)) + ": no count yet (enter one above, or choose its tokenizer)."
+            escape_markdown(", ".join(uncounted))
+            + ": no count yet (enter one above, or choose its tokenizer)."
+        )
+    if no_format := [c.name for c in waiting if c.tokenizer_id is not None]:
+        st.caption(
+            escape_markdown(", ".join(no_format)) + ": no chat format known, so the request is not counted "
+            "for it (the Text prompt counts a text alone)."
         )
     with st.expander("Prices: the source's, and yours (edit any price here; one table for every page)",
                      icon=":material/sell:"):  # fmt: skip

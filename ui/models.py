@@ -14,6 +14,7 @@ from tokenizer_core.counter.models import (
     Choice,
     ModelEntry,
     TokenizerGroup,
+    builtin_names,
     canonical_id,
     group_by_tokenizer,
     picker_options,
@@ -52,9 +53,10 @@ def _price_text(model: ModelEntry) -> str:
     return f"{money_text(p.rates.input.base)} in{out} per 1M ({p.provider})"
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _catalog_options(day: str, tokenizer_names: tuple[tuple[str, str], ...]) -> list[PickerOption]:
-    names = dict(tokenizer_names)
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _catalog_options(day: str) -> list[PickerOption]:
+    """The catalog's options (they name built-in tokenizers only: shared by every session)."""
+    names = builtin_names()
     out = []
     for mid in picker_options(list(names)):
         m = next((e for e in CATALOG if e.id == mid), None)
@@ -76,7 +78,7 @@ def picker_entries() -> list[PickerOption]:
     names = _names()
     own = set(session_tokenizers())
     infos = {i.id: i for i in tokenizer_infos()}
-    out = list(_catalog_options(pricing_day().isoformat(), tuple(names.items())))
+    out = list(_catalog_options(pricing_day().isoformat()))
     for tid, name in names.items():
         info = infos[tid]
         used = ", ".join(info.models)

@@ -349,6 +349,11 @@ def check_catalog(tokenizer_ids: Iterable[str], chat_format_ids: Iterable[str]) 
     problems += [
         f"{old}: legacy id of an unknown model {new}" for old, new in LEGACY_IDS.items() if new not in MODELS
     ]
+    problems += [
+        f"{m.id}: the price must be a reference 'provider:model' or None, not {m.price!r}"
+        for m in CATALOG
+        if m.price is not None and (not isinstance(m.price, str) or ":" not in m.price.strip(":"))
+    ]
     return problems
 
 
