@@ -72,12 +72,13 @@ def cost_rows(
         )
         rows.append({
             "choice": c.id, "Model": c.name, "Counted by": _counter_name(c, tokenizer_names),
-            "Input tokens": n, "Context window": win.tokens, "% of window": 100 * n / win.tokens,
+            "Input tokens": n, "Context window": win.tokens, "% used": 100 * n / win.tokens,
             "$/1M in / out": price_text,
             "Per request $": float(cost), f"Per {requests:,} requests $": float(cost * requests),
             "Note": " · ".join(filter(None, (
                 "your price" if p.edited else "", "" if p.rate == "standard" else RATE_OPTIONS[p.rate].label.lower(),
-                p.rates.tier_status(n), "" if rout else "no output tokens (an embedding model)",
+                p.rates.tier_status(n) if any(n > s for s in p.rates.tier_starts()) else "",
+                "" if rout else "no output tokens (an embedding model)",
                 "window chosen above" if win.chosen else "",
             ))),
         })  # fmt: skip
@@ -120,8 +121,8 @@ def cost_section(
                 "Input tokens": st.column_config.NumberColumn(format="localized"),
                 "Context window": st.column_config.NumberColumn(format="localized"),
                 "Note": st.column_config.TextColumn(width="large"),
-                "% of window": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
-                                                               help="Of the model's own context window"),
+                "% used": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100, width="small",
+                                                               help="Of the context window to its left"),
             },
         )  # fmt: skip
     table = prices_for(models)
