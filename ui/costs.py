@@ -146,6 +146,6 @@ def cost_section(
             "for it (the Text prompt counts a text alone)."
         )
     with st.expander("Prices: the source's, and yours (edit any price here; one table for every page)",
-                     icon=":material/sell:"):  # fmt: skip
+                     icon=":material/sell:", expanded=True):  # fmt: skip
         price_editor(table, key="counter_prices_editor")
     show_price_notes(table)

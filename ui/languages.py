@@ -228,6 +228,7 @@ def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
     with st.expander(
         "Prices: the source's, and yours (edit any price here; one table for every page)",
         icon=":material/sell:",
+        expanded=True,
     ):
         price_editor(table, key=PRICES_EDITOR)
     show_price_notes(table)

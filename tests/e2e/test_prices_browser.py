@@ -24,7 +24,10 @@ def _edit_first_input_price(app, value: str) -> None:
 
 def test_an_edited_price_wins_on_every_page_and_is_marked(app_page):
     app_page.goto("", "tok=gpt-4o")
-    app_page.main.get_by_text("Prices: the source's, and yours").first.click()
+    # the price editor is open beside the cost table: per model, its prices, the source's, the check date
+    expect(app_page.main.get_by_test_id("stDataFrame").filter(has_text="Sold by").first).to_contain_text(
+        "Last checked"
+    )
     _edit_first_input_price(app_page, "1")
     costs = app_page.main.get_by_test_id("stDataFrame").filter(has_text="Per request $")
     expect(costs).to_contain_text("$1 / $10")
