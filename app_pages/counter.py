@@ -12,7 +12,8 @@ from tokenizer_core import (
     load_sample,
     read_share_params,
 )
-from tokenizer_core.counter.models import Choice, TokenizerGroup
+from tokenizer_core.counter.model_prices import with_windows
+from tokenizer_core.counter.models import Choice, TokenizerGroup, names_by_tokenizer
 from tokenizer_core.counter.workspace import PromptVersion, Workspace
 from ui.chat_editor import chat_editor, current_messages, current_tools, set_messages
 from ui.chat_view import message_labels, request_counts, request_section
@@ -27,6 +28,7 @@ from ui.counter_view import (
     token_views,
 )
 from ui.models import groups_for, known_choice_ids, model_select
+from ui.prices import current_rate, price_edits
 from ui.state import get_tokenizers
 from ui.versions import VERSIONS, versions, versions_section, workspace_file_section
 from ui.widgets import show_unavailable, text_source, working_tokenizers
@@ -100,7 +102,7 @@ def workspace(
         rows = request_counts(messages, tools, choices, by_id)
         messages, tools = chat_editor(
             "counter_chat",
-            message_tokens=message_labels(rows, len(messages), {t.id: t.info.name for t in toks}),
+            message_tokens=message_labels(rows, len(messages), names_by_tokenizer(choices)),
         )
         rows = request_counts(messages, tools, choices, by_id)
         if choices and toks:
@@ -130,13 +132,14 @@ def workspace(
         elif (toks := working_tokenizers(toks, [text])) and (
             rows := count_rows(text, toks, window, allow_special)
         ) is not None:
+            rows = with_windows(rows, groups, chosen=window)
             counts_section(rows, toks, groups)
             token_views(text, toks, allow_special)
             by_tok = {r.tokenizer_id: r.tokens for r in rows}
             tokens = {c.id: by_tok[c.tokenizer_id] for c in choices if c.tokenizer_id in by_tok}
 
-    if tokens:
-        cost_section(tokens, choices)
+    if any(c.model for c in choices):
+        cost_section(tokens, choices, window=window, tokenizer_names={t.id: t.info.name for t in toks})
     tools_text = st.session_state.get("counter_chat_tools", "") or ""
     pairs = tuple((m.role, m.content) for m in messages)
     current = PromptVersion(
@@ -144,8 +147,11 @@ def workspace(
     )
     versions_section(current, choices, by_id)
     workspace_file_section(
-        Workspace([c.id for c in choices], mode, text, list(pairs), tools_text, versions())
-    )
+        Workspace(
+            [c.id for c in choices], mode, text, list(pairs), tools_text, versions(),
+            price_edits=price_edits(), price_rate=current_rate(),
+        )
+    )  # fmt: skip
     share_section(
         [c.id for c in choices], text, window, mode=mode, messages=messages,
         tools=tools_text if mode == "chat" else "", versions=[v.to_json() for v in versions()],
@@ -161,7 +167,7 @@ st.caption(
 for warning in st.session_state.pop("counter_link_warnings", []):
     st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
 
-s1, s2 = st.columns([3, 2], vertical_alignment="bottom")
+s1, s2 = st.columns([3, 2], vertical_alignment="top")
 with s1:
     choices = model_select("counter_tokenizers")
 with s2:

@@ -34,7 +34,6 @@ from tokenizer_core import (
     Language,
     Workload,
     cost_table,
-    default_prices,
     language_table,
     load_builtin,
     load_parallel_sample,
@@ -93,7 +92,12 @@ def bench_csv(repeats: int, n: int) -> None:
 
 
 def bench_cost(rows, repeats: int) -> None:
-    prices = list(default_prices().models)
+    from datetime import date
+
+    from tokenizer_core.counter.model_prices import price_table
+    from tokenizer_core.counter.models import CATALOG
+
+    prices = list(price_table(CATALOG, on=date.today()).prices)
     w = Workload(100_000, 1_500, 300)
     costs, _ = cost_table(rows, prices, w)
     s = median_time(lambda: cost_table(rows, prices, w), repeats)

@@ -16,7 +16,6 @@ from tokenizer_core import (
     colour_scale,
     cost_table,
     count_table,
-    default_prices,
     language_table,
     lighter,
     load_parallel_sample,
@@ -41,6 +40,16 @@ from tokenizer_core.identifiers.charts import (
     top_identifiers_chart,
 )
 from tokenizer_core.languages.charts import cost_chart, model_colours, tokens_chart
+
+
+def catalog_prices(*names: str):
+    """The catalog's prices of these models (by name), for a fixed day."""
+    from datetime import date
+
+    from tokenizer_core.counter.model_prices import model_price
+    from tokenizer_core.counter.models import CATALOG
+
+    return [model_price(m, on=date(2026, 12, 1)) for m in CATALOG if m.name in names]
 
 
 def test_builtins_take_the_palette_in_registry_order_and_differ():
@@ -127,7 +136,7 @@ def test_identifier_charts_colour_each_tokenizer_by_its_id(toks):
 def test_cost_chart_gives_a_model_its_tokenizers_colour(toks):
     langs = [lang for lang in load_parallel_sample() if lang.code in ("en", "hi")]
     rows = language_table(langs, toks, base="en")
-    prices = [p for p in default_prices().models if p.model in ("GPT-4o", "GPT-4o mini", "GPT-4 Turbo")]
+    prices = catalog_prices("GPT-4o", "GPT-4o mini", "GPT-4 Turbo")
     costs, _ = cost_table(rows, prices, Workload(1000, 1000, 100))
     got = _colours(cost_chart(costs).to_dict())
     by_model = {p.model: p.tokenizer_id for p in prices}

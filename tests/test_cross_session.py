@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ENTRY
+from tests.picker_helpers import choose
 from tests.test_custom_tokenizers import R50K_BYTES
 from tokenizer_core import load_code_sample, load_sample, tokenizer_from_tiktoken_bytes
 
@@ -77,7 +78,7 @@ def test_same_trained_model_in_two_sessions_keeps_each_name():
         (bob, "app_pages/identifiers.py", "identifiers_tokenizers"),
     ]:
         _ok(at.switch_page(page).run())
-        _ok(at.multiselect(key=key).set_value(["o200k_base", a_id]).run())
+        _ok(choose(at, key, ["o200k_base", a_id]))
     # ... but never the name the other session gave it
     shown = _everything_shown(bob)
     assert "ALICE" not in shown and "evil.example" not in shown
@@ -107,7 +108,7 @@ def test_same_tiktoken_file_with_another_pattern_counts_with_its_own_pattern():
     for at, tok in ((alice, a_tok), (bob, b_tok)):
         at.session_state["session_tokenizers"] = {tok.id: tok}
         _ok(at.run())
-        _ok(at.multiselect(key="counter_tokenizers").set_value([tok.id]).run())
+        _ok(choose(at, "counter_tokenizers", [tok.id]))
     metrics = {m.label.replace("\\", ""): m.value for m in bob.metric}
     assert metrics == {"bob r50k": f"{b_tok.count(text):,}"}
     assert "ALICE" not in _everything_shown(bob)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core import Workload, cost_table, default_prices, language_table, load_parallel_sample
+from tokenizer_core import Workload, cost_table, language_table, load_parallel_sample
 from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
 
 
@@ -18,6 +18,16 @@ def _data(spec: dict) -> list[dict]:
 def rows():
     langs = [l for l in load_parallel_sample() if l.code in ("en", "es", "hi", "zh", "my")]
     return language_table(langs, [builtin("o200k_base"), builtin("cl100k_base")], base="en")
+
+
+def catalog_prices(*names: str):
+    """The catalog's prices of these models (by name), for a fixed day."""
+    from datetime import date
+
+    from tokenizer_core.counter.model_prices import model_price
+    from tokenizer_core.counter.models import CATALOG
+
+    return [model_price(m, on=date(2026, 12, 1)) for m in CATALOG if m.name in names]
 
 
 def test_heatmap_holds_every_cell_with_its_premium(rows):
@@ -60,7 +70,7 @@ def test_tokens_chart_groups_bars_by_tokenizer(rows):
 
 
 def test_cost_chart_one_bar_per_model_and_language(rows):
-    prices = [p for p in default_prices().models if p.model in ("GPT-4o", "GPT-4 Turbo")]
+    prices = catalog_prices("GPT-4o", "GPT-4 Turbo")
     costs, _ = cost_table(rows, prices, Workload(1000, 1000, 100))
     spec = cost_chart(costs, workload_label="1,000 requests").to_dict()
     data = _data(spec)

@@ -32,7 +32,7 @@ OLD_PUBLIC = [
     "chunk_legend_html", "chunk_stats", "chunk_text", "chunks_html", "chunks_to_csv", "chunks_to_jsonl",
     "classify_style", "clean_text", "code_heatmap_html", "code_view_window", "convert_style",
     "cost_legend_html", "cost_rows_csv", "cost_table", "count_chat", "count_chats", "count_row",
-    "count_table", "count_texts", "count_words", "decode_text", "default_prices", "detect_code_language",
+    "count_table", "count_texts", "count_words", "decode_text", "detect_code_language",
     "detect_indentation", "detect_script", "escape_markdown", "explain_bpe_choice", "export_agreement",
     "extract_identifiers", "filter_rows", "first_words", "greedy_split", "greedy_tokenize",
     "identifier_records", "identifiers_csv", "is_grapheme_boundary", "language_rows_csv", "language_table",
@@ -126,7 +126,7 @@ def _runtime_imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_packages_only_import_downwards(pkg):
-    files = [CORE / "pricing.py"] if pkg == "pricing" else sorted((CORE / pkg).rglob("*.py"))
+    files = sorted((CORE / pkg).rglob("*.py"))
     reached: dict[str, set[str]] = {}
     for path in files:
         for module in _runtime_imports(path):

@@ -4,6 +4,7 @@ one per model, with what the chat format adds marked apart from the messages' te
 from __future__ import annotations
 
 from tests.conftest import builtin, token_views
+from tests.picker_helpers import choose
 from tests.test_page_counter import _chat
 from tokenizer_core import pane_segments
 
@@ -18,7 +19,7 @@ def _keys(at) -> list[str]:
 
 
 def test_chat_request_is_drawn_by_the_light_view_with_the_format_marked(app):
-    app.multiselect(key="counter_tokenizers").set_value(["llama-3.1"]).run()
+    choose(app, "counter_tokenizers", ["llama-3.1"])
     _chat(app, [("system", "Be brief."), ("user", f"Show {ATTACK} as text")])
     assert not [h for h in app.get("html") if "tw-tokens" in h.proto.body or ATTACK in h.proto.body]
     (view,) = token_views(app)
@@ -48,7 +49,7 @@ def test_chat_request_is_drawn_by_the_light_view_with_the_format_marked(app):
 
 def test_each_model_gets_its_own_keyed_view_and_whitespace_follows_the_text_view(app):
     app.toggle(key="counter_ws").set_value(True).run()
-    app.multiselect(key="counter_tokenizers").set_value(["llama-3.1", "qwen"]).run()
+    choose(app, "counter_tokenizers", ["llama-3.1", "qwen"])
     _chat(app, [("user", "Hello there")])
     (view,) = token_views(app)
     assert view["ws"] is True  # the setting made in text mode carries over

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import ENTRY, builtin, token_views
+from tests.picker_helpers import choose
 from tokenizer_core import load_sample, pack_text, unpack_text
 
 
@@ -38,10 +39,10 @@ def test_typing_updates_every_count(app):
 
 
 def test_choosing_tokenizers(app):
-    app.multiselect(key="counter_tokenizers").set_value(["r50k_base", "qwen", "tekken"]).run()
+    choose(app, "counter_tokenizers", ["r50k_base", "qwen", "tekken"])
     assert not app.exception
     assert set(metrics(app)) == {"r50k_base (gpt2)", "Qwen 2.5 / 3", "Mistral Tekken"}
-    app.multiselect(key="counter_tokenizers").set_value([]).run()
+    choose(app, "counter_tokenizers", [])
     assert not app.metric and any("at least one model or tokenizer" in i.value for i in app.info)
 
 
@@ -93,12 +94,33 @@ def test_token_view_modes_whitespace_and_marks(app):
 
 
 def test_custom_context_window_and_absurd_values(app):
+    choose(app, "counter_tokenizers", ["o200k_base", "gpt-4"])
     app.selectbox(key="counter_ctx").set_value("Custom...").run()
     app.number_input(key="counter_ctx_custom").set_value(10).run()
     assert not app.exception
     table = app.dataframe[0].value
-    tokens = builtin("o200k_base").count(load_sample("mixed"))
+    text = load_sample("mixed")
+    tokens = builtin("o200k_base").count(text)
+    # an encoding alone is measured against the window chosen on the page...
+    assert table.loc[0, "context_window"] == 10
     assert table.loc[0, "context_pct"] == pytest.approx(100 * tokens / 10, rel=1e-3)
+    # ...a model against its own, whatever is chosen
+    assert table.loc[1, "context_window"] == 8_192
+    assert table.loc[1, "context_pct"] == pytest.approx(
+        100 * builtin("cl100k_base").count(text) / 8_192, rel=1e-3
+    )
+
+
+def test_text_mode_and_the_chat_table_measure_a_model_against_the_same_window(app):
+    """GPT-4 was measured against the 128K chosen at the top in text mode and against its own
+    8,192 in the chat table: one rule now, shown in both tables."""
+    choose(app, "counter_tokenizers", ["gpt-4"])
+    text_row = app.dataframe[0].value.iloc[0]
+    assert text_row["context_window"] == 8_192
+    _chat(app, [("user", "Hello there, how are you?")])
+    chat = chat_table(app).iloc[0]
+    assert chat["Context window"] == 8_192
+    assert chat["% of context"] == pytest.approx(100 * chat["Request tokens"] / 8_192)
 
 
 def test_large_input_pages_the_view(app):
@@ -152,7 +174,7 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
     try:
         at = AppTest.from_file(ENTRY, default_timeout=60)
         at.run()
-        at.multiselect(key="counter_tokenizers").set_value(["r50k_base", "o200k_base"]).run()
+        choose(at, "counter_tokenizers", ["r50k_base", "o200k_base"])
         assert not at.exception
         errors = [e.value for e in at.error]
         assert len(errors) == 1 and "r50k_base" in errors[0] and "git checkout" in errors[0]
@@ -192,9 +214,7 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
 
     chat = [("system", "You are a support agent."), ("user", "Where is my order #90210?"),
             ("assistant", "Let me check.")]  # fmt: skip
-    app.multiselect(key="counter_tokenizers").set_value(
-        ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"]
-    ).run()
+    choose(app, "counter_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"])
     _chat(app, chat)
     table = chat_table(app)
     assert list(table["Chat format"]) == [
@@ -207,12 +227,14 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
     msgs = [Message(r, t) for r, t in chat]
     llama = count_request(builtin("llama3"), CHAT_FORMATS["llama31"], msgs)
     assert table.iloc[1]["Request tokens"] == llama.total
-    assert table.iloc[1]["% of context"] == pytest.approx(100 * llama.total / 131_072)
+    # Llama 3.1 8B is priced at AWS Bedrock: its window there, per the price source
+    assert table.iloc[1]["Context window"] == 128_000
+    assert table.iloc[1]["% of context"] == pytest.approx(100 * llama.total / 128_000)
 
 
 def test_chat_tools_counted_where_published_and_bad_json_keeps_everything(app):
     tool = '[{"name": "track", "description": "Track an order.", "parameters": {"type": "object", "properties": {"id": {"type": "string", "description": "Order id"}}}}]'
-    app.multiselect(key="counter_tokenizers").set_value(["llama-3.1", "llama-3"]).run()
+    choose(app, "counter_tokenizers", ["llama-3.1", "llama-3"])
     _chat(app, [("user", "Where is order 7?")], tools=tool)
     table = chat_table(app)
     assert table.iloc[0]["Tools"] > 20 and table.iloc[0]["Counted by"].startswith("the model's published")
@@ -304,28 +326,3 @@ def test_two_versions_side_by_side_with_the_right_delta(app):
     assert "<del" in diff and "friendly" in diff
     # the versions travel in the link
     assert "zv" in app.query_params
-
-
-def test_cost_per_request_uses_the_one_price_table(app):
-    text = "Where is my order #90210?"
-    set_text(app, text)
-    tok = builtin("o200k_base").count(text)
-    costs = _df(app, "Per request $")
-    gpt4o = costs[costs["Model"] == "GPT-4o"].iloc[0]
-    assert gpt4o["Input tokens"] == tok
-    assert gpt4o["Per request $"] == pytest.approx(tok * 2.5 / 1e6 + 300 * 10.0 / 1e6)
-    assert gpt4o["Per 1,000 requests $"] == pytest.approx(1000 * gpt4o["Per request $"])
-    assert any("2025-08-07" in c.value and "days ago" in c.value for c in app.caption)
-    assert any("No price in the table for GPT-4, Llama 3.1" in c.value for c in app.caption)
-    # prices edited on the Language costs page are the ones used here
-    from tokenizer_core import default_prices, prices_to_records
-
-    edited = prices_to_records(default_prices().models)
-    for r in edited:
-        if r["model"] == "GPT-4o":
-            r["input_per_million"] = 100.0
-    app.session_state["prices_edited"] = edited
-    app.number_input(key="counter_out_tokens").set_value(0).run()
-    gpt4o = _df(app, "Per request $").query("Model == 'GPT-4o'").iloc[0]
-    assert gpt4o["Per request $"] == pytest.approx(tok * 100.0 / 1e6)
-    assert any("Your edited prices" in c.value for c in app.caption)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin, token_views
+from tests.picker_helpers import choose, picker_data
 from tokenizer_core import (
     chunk_text,
     count_chat,
@@ -33,13 +34,13 @@ def test_counter_counts_and_chat_formats(app):
     text = "Where is my order #90210? It was due on Monday. 注文はどこ？"
     app.session_state["counter_text"] = text  # what the live box sends (AppTest runs no JavaScript)
     ok(app.run())
-    ok(app.multiselect(key="counter_tokenizers").set_value(NEW).run())
+    ok(choose(app, "counter_tokenizers", NEW))
     shown = metrics(app)
     for tid in NEW:
         assert shown[LABELS[tid]] == f"{builtin(tid).count(text):,}"
-    # the picker says plainly that Claude has no public tokenizer, and how Gemini is counted
-    picker_help = app.multiselect(key="counter_tokenizers").help
-    assert "Claude: no public tokenizer" in picker_help and "Gemini: text only" in picker_help
+    # the picker says in place that Claude has no public tokenizer, and how Gemini is counted
+    notes = " ".join(n["text"] for n in picker_data(app, "counter_tokenizers")["notes"])
+    assert "Claude: no public tokenizer" in notes and "Gemini: text only" in notes
     app.session_state["counter_mode"] = "chat"
     ok(app.run())
     for mid in app.session_state["counter_chat_msgs"]:

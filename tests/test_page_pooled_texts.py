@@ -8,6 +8,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ENTRY, builtin
+from tests.picker_helpers import choose
 from tokenizer_core import chunk_text, count_table, load_chunk_sample
 from tokenizer_core.jobs import JobCancelled, reporting_to
 from tokenizer_core.tasks import chunk_task, count_task
@@ -130,7 +131,7 @@ def test_a_users_own_tokenizer_counts_a_large_text_in_a_worker(monkeypatch):
     at.session_state["counter_text"] = TEXT
     at.run()
     shared_results().clear()  # what the built-ins' count put there
-    at.multiselect(key="counter_tokenizers").set_value(["o200k_base", own.id]).run()
+    choose(at, "counter_tokenizers", ["o200k_base", own.id])
     assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
     shown = {k.replace("\\", ""): v for k, v in _metrics(at)}
     assert (

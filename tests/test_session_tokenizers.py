@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.picker_helpers import choose, picker_data, picker_names
 from tests.test_custom_tokenizers import R50K_BYTES, _hf_json
 from tokenizer_core import (
     BPEOptions,
@@ -62,9 +63,8 @@ def metrics(at) -> dict[str, str]:
 def test_counter_counts_with_it(with_own):
     at, own = with_own
     ok(at.run())
-    select = at.multiselect(key="counter_tokenizers")
-    assert own.id in select.options or f"{own.info.name} (yours)" in select.options
-    ok(select.set_value(["o200k_base", own.id]).run())
+    assert f"{own.info.name} (yours)" in picker_names(at, "counter_tokenizers")
+    ok(choose(at, "counter_tokenizers", ["o200k_base", own.id]))
     assert metrics(at)[own.info.name] == f"{own.count(load_sample('mixed')):,}"
 
 
@@ -108,10 +108,10 @@ def test_removing_it_drops_it_from_every_choice(app):
     own = OWN["tiktoken"]()
     app.session_state["session_tokenizers"] = {own.id: own}
     ok(app.run())
-    ok(app.multiselect(key="counter_tokenizers").set_value(["o200k_base", own.id]).run())
+    ok(choose(app, "counter_tokenizers", ["o200k_base", own.id]))
     app.session_state["session_tokenizers"] = {}
     ok(app.run())
-    assert app.multiselect(key="counter_tokenizers").value == ["o200k_base"]
+    assert picker_data(app, "counter_tokenizers")["chosen"] == ["o200k_base"]
     ok(app.switch_page("app_pages/chunks.py").run())
     assert own.id not in app.selectbox(key="chunks_tokenizer").options
 

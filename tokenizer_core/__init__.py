@@ -4,7 +4,7 @@ Importable from a notebook; never imports Streamlit. One package per feature, on
 
 * `tokenizers`: the shared base (registry, engines, vocabulary files, patterns, segments,
   token HTML, text input). Every feature builds on it; it imports no feature.
-* `counter`: counts, chat formats, share links.  `pricing` (a module): prices and costs,
+* `counter`: counts, chat formats, share links.  `pricing`: prices (from a pinned offline source) and costs,
   used by the counter's page and by `languages`.
 * `bpe`: the BPE playground.  `identifiers`: code identifiers and the greedy teaching tokenizer.
 * `languages`: language premiums.  `chunking`: the chunk previewer.

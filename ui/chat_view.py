@@ -15,6 +15,7 @@ from tokenizer_core.counter.chat import (
     count_request,
     request_segments,
 )
+from tokenizer_core.counter.model_prices import model_window
 from tokenizer_core.counter.models import Choice
 
 from .token_view import token_view
@@ -30,12 +31,14 @@ def request_pairs(choices: list[Choice]) -> list[tuple[str, str, list[str], int 
     """(tokenizer id, chat format id, names, smallest context window) to count, each once."""
     pairs: dict[tuple[str, str], tuple[list[str], list[int]]] = {}
     for c in choices:
+        if c.tokenizer_id is None:
+            continue
         fids = [c.chat_format] if c.model else [f.id for f in chat_formats_for(c.tokenizer_id)]
         for fid in filter(None, fids):
             names, windows = pairs.setdefault((c.tokenizer_id, fid), ([], []))
             names.append(c.name)
-            if c.model and c.model.context_window:
-                windows.append(c.model.context_window)
+            if w := model_window(c.model):
+                windows.append(w)
     return [(t, f, names, min(w) if w else None) for (t, f), (names, w) in pairs.items()]
 
 
@@ -85,7 +88,7 @@ def message_labels(rows: list[dict], n_messages: int, names: dict[str, str]) -> 
     return {
         i: " / ".join(f"{v[i]:,}" for v in seen.values())
         + " tokens"
-        + (" (" + ", ".join(seen) + ")" if i == 0 else "")
+        + (" (" + ", ".join(names.get(t, t) for t in seen) + ")" if i == 0 else "")
         for i in range(n_messages)
     }
 
@@ -109,7 +112,7 @@ def request_section(
         ctx = r["window"] or window
         row |= {
             "Tools": r["tools"] if r["tools_counted"] else None, "Format adds": r["template"],
-            "Request tokens": r["total"], "% of context": 100 * r["total"] / ctx,
+            "Request tokens": r["total"], "Context window": ctx, "% of context": 100 * r["total"] / ctx,
             "Counted by": (fmt.counted_by or HOW[fmt.rendered])
             + ("" if r["tools_counted"] or not tools else "; tools not counted"),
         }  # fmt: skip
@@ -120,8 +123,12 @@ def request_section(
             "Request tokens": st.column_config.NumberColumn(format="localized",
                                                             help="What the model reads, to the start of its reply"),
             "Tools": st.column_config.NumberColumn(help="Empty: this format does not say how tools enter the prompt"),
+            "Context window": st.column_config.NumberColumn(
+                format="localized", help="The smallest context window of the models in the row; the window "
+                "chosen above where none is known",
+            ),
             "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
-                                                            help="Of the model's own context window where known"),
+                                                            help="Of the window in the Context window column"),
         },
     )  # fmt: skip
     if tools and any(not r.get("tools_counted", True) for r in rows):

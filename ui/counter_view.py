@@ -84,8 +84,9 @@ def context_window_input() -> int:
     # widget default: Streamlit warns when both are given.
     st.session_state.setdefault("counter_ctx", list(CONTEXT_WINDOWS)[2])
     choice = st.selectbox(
-        "Context window", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
-        help="The last column of the table is the share of this window the text fills.",
+        "Context window (for encodings)", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
+        help="A model is measured against its own context window (the price source's figure); an encoding, "
+        "or a model whose window is not known, against this one. Every table shows the window it used.",
     )  # fmt: skip
     if choice == CUSTOM:
         st.session_state.setdefault("counter_ctx_custom", 128_000)
@@ -104,7 +105,7 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
             cpt = f"{row.chars_per_token:.2f} chars/token" if row.chars_per_token else "no tokens"
             st.metric(
                 escape_markdown(row.tokenizer), f"{row.tokens:,}",
-                help=f"{cpt}; {row.context_pct:.2f}% of the context window",
+                help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
             )  # fmt: skip
             picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
             st.caption(escape_markdown(", ".join(picked or tok.info.models) or tok.info.family))
@@ -114,9 +115,15 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
         st.caption(escape_markdown(rule))
     df = pd.DataFrame([_row_dict(r) for r in rows])
     st.dataframe(
-        df.drop(columns=["tokenizer_id", "context_window"]),
+        df.drop(columns=["tokenizer_id"]),
         hide_index=True,
         column_config={
+            "context_window": st.column_config.NumberColumn(
+                "Context window",
+                format="localized",
+                help="The smallest context window of the models this tokenizer counts for; for an encoding "
+                "alone, the window chosen above.",
+            ),
             "tokenizer": "Tokenizer",
             "tokens": st.column_config.NumberColumn("Tokens", format="localized"),
             "characters": st.column_config.NumberColumn("Characters", format="localized"),
@@ -204,8 +211,9 @@ def share_section(
     versions=(),
 ) -> None:
     """Keep the address bar on a link that reproduces the page (text or chat, and versions)."""
+    known = set(known_choice_ids())
     params = share_params(
-        tokenizers=[i for i in ids if i in known_choice_ids()], text=text,
+        tokenizers=[i for i in ids if i in known], text=text,
         view=st.session_state.get("counter_view") or "text", context_window=window,
         whitespace=bool(st.session_state.get("counter_ws")),
         allow_special=bool(st.session_state.get("counter_special")),

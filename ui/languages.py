@@ -3,8 +3,6 @@ and their callbacks), the workload inputs, the monthly cost section and the note
 
 from __future__ import annotations
 
-from datetime import date
-
 import pandas as pd
 import streamlit as st
 
@@ -13,17 +11,14 @@ from tokenizer_core import (
     EDITOR_COLUMNS,
     PREMIUM_CITATION,
     PREMIUM_DEFINITION,
-    PRICE_FIELDS,
     InputError,
     Language,
     LanguageRow,
-    ModelPrice,
     Segment,
     Tokenizer,
     Workload,
     cost_rows_csv,
     cost_table,
-    default_prices,
     escape_markdown,
     language_table,
     languages_from_records,
@@ -32,27 +27,26 @@ from tokenizer_core import (
     merge_translations,
     parallel_sample_info,
     parse_translations_csv,
-    price_age_days,
-    prices_from_records,
-    prices_to_records,
     published_comparison,
     translations_csv,
 )
+from tokenizer_core.counter.models import MODELS, ModelEntry
 from tokenizer_core.languages.charts import cost_chart
 
-from .prices import price_records, remember_edited
-from .state import get_tokenizers, named, tokenizer_infos, unnamed
+from .model_picker import model_picker
+from .models import PICKER_NOTES, picker_entries
+from .prices import price_editor, prices_for, rate_control, show_price_notes
+from .state import get_tokenizers, named, unnamed
 from .widgets import show_unavailable, working_tokenizers
 
-STALE_DAYS = 90
 TABLE = "languages_table"  # rows behind the text editor (this session's texts)
 TABLE_PREV = "languages_table_previous"
 EDITOR = "languages_editor"
-PRICES = "languages_prices"
 PRICES_EDITOR = "languages_prices_editor"
 SELECTED = "languages_selected"
 SEEN = "languages_seen_codes"
-DEFAULT_COST_MODELS = ("GPT-5 mini", "GPT-4o mini", "GPT-3.5 Turbo", "Mistral NeMo")
+DEFAULT_COST_MODELS = ("gpt-5-mini", "gpt-4o-mini", "gpt-3.5-turbo", "open-mistral-nemo-2407")
+COST_MODELS = "languages_cost_models"
 
 
 @st.cache_data(show_spinner=False)
@@ -189,49 +183,6 @@ def keep_valid(key: str, options: list[str], *, default: list[str], add_new: boo
     st.session_state[key] = current
 
 
-def _on_reset_prices() -> None:
-    st.session_state[PRICES] = prices_to_records(default_prices().models)
-    remember_edited(st.session_state[PRICES])
-    st.session_state.pop(PRICES_EDITOR, None)
-
-
-def price_editor() -> tuple[list[ModelPrice], list[str]]:
-    table = default_prices()
-    if PRICES_EDITOR not in st.session_state:  # back on this page: start from the table as last edited
-        st.session_state[PRICES] = price_records()
-    known = [i.id for i in tokenizer_infos()]
-    with st.expander(
-        f"Prices: list prices as of {table.as_of}, check the provider's page (editable)",
-        icon=":material/sell:",
-    ):
-        st.caption(escape_markdown(table.note))
-        edited = st.data_editor(
-            pd.DataFrame(st.session_state[PRICES], columns=list(PRICE_FIELDS)),
-            key=PRICES_EDITOR, num_rows="dynamic", hide_index=True, width="stretch",
-            column_config={
-                "model": st.column_config.TextColumn("Model", required=True),
-                "provider": st.column_config.TextColumn("Provider"),
-                "tokenizer_id": st.column_config.SelectboxColumn(
-                    "Tokenizer", options=known, required=True,
-                    help="The tokenizer this model counts with. Only tokenizers the app has can be priced.",
-                ),
-                "input_per_million": st.column_config.NumberColumn("Input $ / 1M tokens", min_value=0.0, format="$%.3f"),
-                "output_per_million": st.column_config.NumberColumn("Output $ / 1M tokens", min_value=0.0, format="$%.3f"),
-                "as_of": st.column_config.TextColumn("As of", help="The date the price was read, e.g. 2025-08-07."),
-                "source": st.column_config.LinkColumn("Source", help="The provider's pricing page."),
-            },
-        )  # fmt: skip
-        st.button(
-            "Reset to the shipped prices",
-            key="languages_prices_reset",
-            on_click=_on_reset_prices,
-            icon=":material/restart_alt:",
-        )
-    remember_edited(edited.to_dict("records"))  # one table for the whole app (ui/prices.py)
-    prices, problems = prices_from_records(edited.to_dict("records"), known_tokenizers=known)
-    return prices, problems
-
-
 def workload_inputs() -> Workload:
     c1, c2, c3, c4 = st.columns(4)
     requests = c1.number_input(
@@ -253,58 +204,68 @@ def workload_inputs() -> Workload:
     return Workload(float(requests), float(tin), float(tout), translated_share=share / 100)
 
 
+def cost_models() -> list[ModelEntry]:
+    """The models the page prices, picked with the app's model picker (catalog models only: a
+    premium needs the model's own tokenizer)."""
+    if COST_MODELS not in st.session_state:
+        st.session_state[COST_MODELS] = list(DEFAULT_COST_MODELS)
+    options = [o for o in picker_entries() if o.kind in ("model", "uncounted")]
+    ids = model_picker(
+        COST_MODELS, options, label="Models to price", notes=PICKER_NOTES,
+        placeholder="Type a model",
+    )  # fmt: skip
+    return [MODELS[i] for i in ids if i in MODELS]
+
+
 def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
     st.subheader("What it costs per month")
-    prices, problems = price_editor()
-    table = default_prices()
-    age = price_age_days(table.as_of, today=date.today())
-    if age is not None and age > STALE_DAYS:
-        st.warning(
-            f"The shipped prices are list prices as of {table.as_of} ({age} days ago): check the "
-            "providers' pages and edit the table above before using these figures.",
-            icon=":material/schedule:",
-        )
-    for p in problems:
-        st.warning(escape_markdown(p), icon=":material/warning:")
+    models = cost_models()
+    if not models:
+        st.info("Choose at least one model above to see what the workload costs.", icon=":material/sell:")
+        return
+    rate_control("languages_price_rate", models)
+    table = prices_for(models)
+    with st.expander(
+        "Prices: the source's, and yours (edit any price here; one table for every page)",
+        icon=":material/sell:",
+        expanded=True,
+    ):
+        price_editor(table, key=PRICES_EDITOR)
+    show_price_notes(table)
     workload = workload_inputs()
     with st.popover("How the cost is computed", icon=":material/functions:"):
         st.markdown(escape_markdown(COST_DEFINITION))
-    if not prices:
+    ids = list(dict.fromkeys(p.tokenizer_id for p in table.prices if p.priced and p.tokenizer_id))
+    if not ids:
         st.info(
-            "No usable price: add a model with its tokenizer and prices in the table above.",
+            "None of the chosen models has both a price and a tokenizer: type a price in the table above, "
+            "or choose another model.",
             icon=":material/sell:",
         )
         return
-    ids = list(dict.fromkeys(p.tokenizer_id for p in prices))
     toks, errors = get_tokenizers(ids)
     show_unavailable(errors)
     toks = working_tokenizers(toks, [l.text for l in chosen])
     if not toks:
         return
     rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
-    costs, skipped = cost_table(rows, prices, workload)
+    costs, skipped = cost_table(rows, list(table.prices), workload)
     for s in skipped:
-        st.warning(escape_markdown(s), icon=":material/warning:")
-    models = list(dict.fromkeys(c.model for c in costs))
-    keep_valid(
-        "languages_cost_models", models, default=[m for m in DEFAULT_COST_MODELS if m in models] or models[:3]
-    )
-    shown = st.multiselect("Models in the chart", models, key="languages_cost_models")
+        st.caption(escape_markdown(s))
+    names = list(dict.fromkeys(c.model for c in costs))
     label = (
         f"{workload.requests_per_month:,.0f} requests × ({workload.input_tokens:,.0f} input + "
         f"{workload.output_tokens:,.0f} output tokens in {base_name})"
     )
-    if shown:
-        st.altair_chart(
-            cost_chart([c for c in costs if c.model in shown], workload_label=label), width="stretch"
-        )
+    if costs:
+        st.altair_chart(cost_chart(costs, workload_label=label), width="stretch")
     pivot = pd.DataFrame([{"language": c.language, "model": c.model, "cost": c.monthly_cost} for c in costs])
     if len(pivot):
         wide = pivot.pivot(index="language", columns="model", values="cost")
-        wide = wide.reindex([l.name for l in chosen])[models]
+        wide = wide.reindex([l.name for l in chosen])[names]
         st.dataframe(
-            wide, width="stretch",
-            column_config={m: st.column_config.NumberColumn(m, format="dollar") for m in models},
+            wide, width="stretch", key="languages_cost_table",
+            column_config={m: st.column_config.NumberColumn(m, format="dollar") for m in names},
         )  # fmt: skip
         st.download_button(
             "Download the costs (CSV)", cost_rows_csv(costs), file_name="language_costs.csv",

@@ -21,7 +21,7 @@ from tokenizer_core.counter.workspace import (
 
 from .chat_editor import set_messages
 from .models import known_choice_ids
-from .prices import current_prices, prices_for_model
+from .prices import RATE, prices_for, set_price_edits
 
 VERSIONS = "counter_versions"  # list of version dicts (JSON-ready), this session
 
@@ -77,6 +77,9 @@ def _on_workspace_file() -> None:
         set_messages("counter_chat", ws.messages)
     st.session_state["counter_chat_tools"] = ws.tools
     st.session_state[VERSIONS] = [v.to_json() for v in ws.versions]
+    if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
+        set_price_edits(ws.price_edits)
+        st.session_state[RATE] = ws.price_rate
     st.session_state["counter_ws_notes"] = [f"Loaded {file.name}: {len(ws.versions)} versions.", *notes]
 
 
@@ -103,7 +106,8 @@ def comparison_rows(
     a: PromptVersion, b: PromptVersion, choices: list[Choice], toks: dict[str, Tokenizer]
 ) -> list[dict]:
     """Per chosen model: tokens of each version, the difference, and the input cost of each."""
-    prices = current_prices()
+    table = prices_for([c.model for c in choices if c.model])
+    prices = {p.model_id: p for p in table.prices}
     rows = []
     for c in choices:
         tok = toks.get(c.tokenizer_id)
@@ -115,9 +119,10 @@ def comparison_rows(
             continue
         row = {"Model": c.name, a.name: ta, b.name: tb, "Difference": tb - ta,
                "Change %": 100 * (tb - ta) / ta if ta else None}  # fmt: skip
-        p = next(iter(prices_for_model(c.name, c.tokenizer_id, prices)), None) if c.model else None
-        if p is not None:
-            row["Input $ difference per 1,000 requests"] = (tb - ta) * p.input_per_million / 1e6 * 1000
+        p = prices.get(c.model.id) if c.model else None
+        if p is not None and p.rates is not None and p.priced:
+            diff = p.rates.request_cost(tb, 0) - p.rates.request_cost(ta, 0)
+            row["Input $ difference per 1,000 requests"] = float(diff * 1000)
         rows.append(row)
     return rows
 

@@ -120,11 +120,11 @@ def test_own_tokenizer_upload_appears_in_the_lists(app_page):
     app_page.run(lambda: sidebar.get_by_role("button", name="Add tokenizer").click())
     expect(sidebar.get_by_text(re.compile(r"Added .*my.* gpt2"))).to_be_visible()
     # choose it in the main tokenizer list and read its count
-    combo = app_page.main.get_by_test_id("stMultiSelect").first
-    combo.locator("input").click()
-    app_page.page.keyboard.type("yours")  # the list is long (models and tokenizers): search it
-    app_page.run(lambda: app_page.page.get_by_role("option", name=re.compile("my.*gpt2.*yours")).click())
-    app_page.page.keyboard.press("Escape")
+    combo = app_page.main.get_by_role("combobox", name="Models and tokenizers")
+    combo.click()
+    app_page.page.keyboard.type("my gpt2")  # the list is long (models and tokenizers): search it
+    expect(app_page.main.get_by_role("option").first).to_contain_text("(yours)")
+    app_page.run(lambda: app_page.page.keyboard.press("Enter"))
     label = "<b>my</b> gpt2"
     text = app_page.main.locator("textarea.tw-live-box").input_value()
     # the file is GPT-2's own, so GPT-2's pattern is preselected: the same file and pattern

@@ -3,11 +3,12 @@
 Data flows text -> `counting` (a :class:`CountRow` per tokenizer, plus text statistics and CSV)
 or messages (+ tools) -> `chat` (each family's chat format around them -> a :class:`RequestCount`;
 `harmony` renders gpt-oss's harmony format, with reasoning and tools).
-`models` names the models people pick (GPT-4o, Llama 3.1, ...) and maps each to its tokenizer,
-chat format and context window.
+`models` is the catalog of models by their makers' names (GPT-5.5, Llama 3.1 8B, Claude ...),
+one line each: tokenizer, chat format and price reference; `model_prices` prices them from the
+price source and gives the one rule for a model's context window.
 `share` packs the text and settings into a link and back; `charts` draws the rows
 (``tokenizer_core.counter.charts``, imported on its own so Altair loads only when drawn).
-Costs in money come from the top-level `tokenizer_core.pricing`.
+Prices and costs come from `tokenizer_core.pricing`.
 """
 
 from .chat import (

@@ -8,7 +8,11 @@ The workspace file is versioned JSON like the BPE model file:
 
     {"format": "tokenizer-workbench/workspace", "version": 1, "models": ["gpt-4o", ...],
      "mode": "chat", "text": "...", "messages": [["system", "..."], ...], "tools": "[...]",
-     "versions": [{"name": "v1", "kind": "text", "text": "...", "messages": [], "tools": ""}, ...]}
+     "versions": [{"name": "v1", "kind": "text", "text": "...", "messages": [], "tools": ""}, ...],
+     "prices": {"rate": "standard", "edits": [{"model": "gpt-5.5", "rate": "standard", "input": "4"}]}}
+
+"prices" (the user's edited prices, per model and rate option, USD per million tokens as decimal
+strings) is optional: files saved before it existed load with the source's prices.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..pricing.source import RATE_OPTIONS
+from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.textio import InputError, read_json_file
 from .chat import CHAT_FORMATS, ChatRenderError, Message, count_request, parse_tools
@@ -139,6 +145,8 @@ class Workspace:
     messages: list[tuple[str, str]] = field(default_factory=list)
     tools: str = ""
     versions: list[PromptVersion] = field(default_factory=list)
+    price_edits: Edits = field(default_factory=dict)
+    price_rate: str | None = "standard"  # None: the file has no prices (saved before they were kept)
 
 
 def save_workspace(ws: Workspace) -> str:
@@ -146,6 +154,7 @@ def save_workspace(ws: Workspace) -> str:
     doc = {
         "format": FORMAT, "version": VERSION, "models": ws.models, "mode": ws.mode, "text": ws.text,
         "messages": [list(m) for m in ws.messages], "tools": ws.tools, "versions": [v.to_json() for v in ws.versions],
+        "prices": {"rate": ws.price_rate or "standard", "edits": edits_to_json(ws.price_edits)},
     }  # fmt: skip
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
@@ -214,12 +223,38 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
     if not isinstance(raw_versions, list):
         raise WorkspaceError('"versions" must be a list')
     versions = [version_from_json(v, f"version {n}") for n, v in enumerate(raw_versions, start=1)]
+    edits, rate, price_notes = _prices(doc.get("prices"))
+    notes += price_notes
     ws = Workspace(
         models=[m for m in models if m in known_models], mode=mode, text=_str(doc, "text", "the file"),
         messages=_messages(doc.get("messages", []), "the file"), tools=_str(doc, "tools", "the file"),
-        versions=versions,
+        versions=versions, price_edits=edits, price_rate=rate,
     )  # fmt: skip
     return ws, notes
+
+
+def _prices(value: object) -> tuple[Edits, str | None, list[str]]:
+    """The file's edited prices and rate option (rate None: a file saved before prices were kept)."""
+    if value is None:
+        return {}, None, []
+    if not isinstance(value, dict):
+        raise WorkspaceError('"prices" must be an object with "rate" and "edits"')
+    rate = value.get("rate", "standard")
+    notes = []
+    if rate not in RATE_OPTIONS:
+        notes.append(
+            f"the file's price rate {str(rate)[:40]!r} is not one this app offers: standard prices used"
+        )
+        rate = "standard"
+    try:
+        edits = edits_from_json(value.get("edits", []), where='"prices"')
+    except PriceError as exc:
+        raise WorkspaceError(str(exc)) from None
+    if unknown := sorted({r for _, r in edits} - set(RATE_OPTIONS)):
+        notes.append(
+            f"edited prices for a rate this app does not offer ({', '.join(unknown)}) are kept but unused"
+        )
+    return edits, rate, notes
 
 
 __all__ = [

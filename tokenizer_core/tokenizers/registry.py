@@ -360,7 +360,7 @@ BUILTINS: dict[str, BuiltinSpec] = {
         BuiltinSpec(
             TokenizerInfo(
                 "tekken", "Mistral Tekken", "Mistral",
-                ("Mistral NeMo", "Pixtral", "Ministral"),
+                ("Mistral NeMo", "Pixtral 12B", "Ministral 8B (24.10)", "Mistral Small (24.09)"),
                 131_072,
                 "PyPI mistral-common 1.13.1, mistral_common/data/tekken_240911.json (read "
                 "directly, the package is not imported); file sha256 pinned",
