@@ -299,7 +299,7 @@ def test_two_versions_side_by_side_with_the_right_delta(app):
     row = table[table["Model"] == "GPT-4o"].iloc[0]
     assert row["long"] == o200k.count(long) and row["short"] == o200k.count(short)
     assert row["Difference"] == o200k.count(short) - o200k.count(long) < 0
-    assert row["Input $ difference per 1,000 requests"] == pytest.approx(row["Difference"] * 2.5 / 1e6 * 1000)
+    assert row["Input $ difference per 1,000 requests"] == f"${row['Difference'] * 2.5 / 1e6 * 1000:+.4f}"
     diff = next(h.proto.body for h in app.get("html") if "tw-diff" in h.proto.body)
     assert "<del" in diff and "friendly" in diff
     # the versions travel in the link
