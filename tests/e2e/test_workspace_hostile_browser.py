@@ -43,7 +43,7 @@ def test_a_crafted_link_with_deep_json_and_bad_versions_gives_one_warning_per_ba
     assert _warnings(app_page) == [
         f"Shared link: chat tools: The tools are {TOO_DEEP}. They are left out of the counts until fixed.",
         f"Shared link: chat messages: The chat messages are {TOO_DEEP}.",
-        "Shared link: version 1 left out: \"kind\" must be \"text\" or \"chat\", not 'poem'",
+        'Shared link: version 1 left out: "kind" must be "text" or "chat", not \'poem\'',
         'Shared link: version 2 left out: "name" must be text, not the number 5',
         f"Shared link: version 3 (deep tools): its tools are left out of the counts: The tools are {TOO_DEEP}.",
     ]
