@@ -1,7 +1,8 @@
 """How much a share link or a workspace file may bring into the prompt workspace.
 
-Bytes alone do not bound the work: a link's 16 KB of ``["user",""],`` is 1,300 chat messages,
-each a box on the page, and ``{},`` 5,000 versions, each compared on every keystroke. So the
+Bytes alone do not bound the work: 3,600 bytes of ``["user",""],`` are 300 chat messages,
+each a box on the page, and 3,000 bytes of ``{},`` 1,000 versions, each compared on every
+keystroke. So the
 counts are capped too, and JSON nesting, where the link or the file enters; what is over a cap
 is left out with a message that names it.
 

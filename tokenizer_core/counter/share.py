@@ -7,7 +7,8 @@ dropped with a warning, never an exception, and every value is checked where it 
 
 A link must pass the proxies in front of the app: nginx reads a request line (and each header,
 such as the Referer that repeats the address) into a buffer of 8 KB by default, and the app's
-own server takes a request head of 16 KB at most. So the whole query stays within
+own server (uvicorn's h11) refuses a request head still incomplete past 16 KB, as a head that
+arrives in network-sized pieces is. So the whole query stays within
 ``MAX_LINK_CHARS``; what does not fit is left out, most important first kept, and the page says
 what was left out.
 """
