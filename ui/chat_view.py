@@ -108,7 +108,8 @@ def request_section(
             row[f"#{i + 1} {m.role}"] = n
         ctx = r["window"] or window
         row |= {
-            "Tools": r["tools"] if r["tools_counted"] else None, "Format adds": r["template"],
+            # text, so a format that says nothing on tools shows why, never "None"
+            "Tools": f"{r['tools']:,}" if r["tools_counted"] or not tools else "not counted", "Format adds": r["template"],
             "Request tokens": r["total"], "% of context": 100 * r["total"] / ctx,
             "Counted by": HOW[fmt.rendered] + ("" if r["tools_counted"] or not tools else "; tools not counted"),
         }  # fmt: skip
@@ -118,7 +119,8 @@ def request_section(
         column_config={
             "Request tokens": st.column_config.NumberColumn(format="localized",
                                                             help="What the model reads, to the start of its reply"),
-            "Tools": st.column_config.NumberColumn(help="Empty: this format does not say how tools enter the prompt"),
+            "Tools": st.column_config.TextColumn(alignment="right",
+                                                 help="Not counted: this format does not say how tools enter the prompt"),
             "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
                                                             help="Of the model's own context window where known"),
         },
