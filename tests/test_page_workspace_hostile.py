@@ -217,3 +217,16 @@ def test_the_share_note_on_own_tokenizers_only_when_one_is_chosen(errors_logged)
     at.multiselect(key="counter_tokenizers").set_value(["gpt-4o", mine.id]).run()
     _clean(at, errors_logged)
     assert note(at)
+
+
+def test_the_share_section_says_what_the_link_left_out(errors_logged):
+    at = _open({"tok": "gpt-4o"})
+    at.session_state["counter_text"] = "word " * 1_000  # 5,000 bytes
+    at.run()
+    _clean(at, errors_logged)
+    notes = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert (
+        "Left out of the link: the text (longer than 4,000 bytes). A workspace file keeps everything."
+        in notes
+    )
+    assert "z" not in at.query_params

@@ -223,10 +223,9 @@ def share_section(
         base = (st.context.url or "").split("?")[0]
         st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
         notes = ["The address bar always holds this link: copy either."]
-        for key, why in link.left_out:
-            notes.append(f"{PACKED[key].capitalize()} is {why}, so the link leaves it out.")
         if link.left_out:
-            notes.append("A workspace file keeps everything.")
+            parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
+            notes.append(f"Left out of the link: {parts}. A workspace file keeps everything.")
         if any(i in session_tokenizers() for i in ids):
             notes.append("Your own tokenizers are private to this session and are not in the link.")
         st.caption(" ".join(notes))
