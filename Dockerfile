@@ -10,7 +10,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
+    STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none \
     MALLOC_ARENA_MAX=2
+# STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none (as in .streamlit/config.toml, also if another config is
+# mounted): an unhandled error shows users a short message, never the server's paths or code;
+# the container's log keeps the traceback.
 # MALLOC_ARENA_MAX=2: every session's script runs in its own thread, and glibc's default of up to
 # 8 malloc arenas per core keeps freed memory of closed sessions (bench_serving: RSS after all
 # sessions closed, +156 MB over warm-up with the default, +58 MB with 2 arenas).

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from tokenizer_core import TokenizerFailed
+from ui.failures import failures_shown
 from ui.jobs import start_housekeeping
-from ui.state import tokenizer_label
 from ui.style import app_style
-from ui.widgets import custom_tokenizer_sidebar, tokenizer_failed
+from ui.widgets import custom_tokenizer_sidebar
 
 # A file of the app's own: a Material or emoji page icon makes the browser fetch the favicon
 # from Google's font servers on every visit (and shows none offline).
@@ -48,10 +47,10 @@ def main() -> None:
         "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."
     )
     custom_tokenizer_sidebar()
-    try:
+    # A user's tokenizer that breaks on text no page checked it on: a message, not a traceback
+    # (the page's fragments and callbacks use the same handler, see ui/failures.py).
+    with failures_shown():
         nav.run()
-    except TokenizerFailed as exc:  # a user's tokenizer broke on text no page checked it on
-        tokenizer_failed(exc, tokenizer_label(exc.tokenizer_id))
 
 
 main()

@@ -27,10 +27,11 @@ from ui.counter_view import (
     share_section,
     token_views,
 )
+from ui.failures import guarded
 from ui.models import groups_for, known_choice_ids, model_select
 from ui.prices import current_rate, price_edits
 from ui.state import get_tokenizers
-from ui.versions import VERSIONS, versions, versions_section, workspace_file_section
+from ui.versions import set_versions, versions, versions_section, workspace_file_section
 from ui.widgets import show_unavailable, text_source, working_tokenizers
 
 SAMPLES = {
@@ -40,6 +41,7 @@ SAMPLES = {
     "JSON order": lambda: load_sample("json"),
 }
 PROMPT_MODES = {"text": "Text", "chat": "Chat request"}
+MAX_LINK_WARNINGS = 12  # a crafted link can hold thousands of problems: the first ones, then a count
 
 
 def apply_share_link() -> None:
@@ -68,7 +70,7 @@ def apply_share_link() -> None:
             [("system", state.system or "")] * bool(state.system) + [("user", state.text or "")],
         )
     if state.versions is not None:
-        ss[VERSIONS] = state.versions  # checked one by one where they are read
+        set_versions(state.versions)  # checked by the link reader: the bad ones are left out
     if state.context_window:
         match = [k for k, v in CONTEXT_WINDOWS.items() if v == state.context_window]
         ss["counter_ctx"] = match[0] if match else CUSTOM
@@ -77,6 +79,7 @@ def apply_share_link() -> None:
 
 
 @st.fragment
+@guarded  # a fragment's rerun does not pass through the page's handler
 def workspace(
     choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int
 ) -> None:
@@ -164,8 +167,12 @@ st.caption(
     "Exact token counts, as you type, for a text or a whole chat request, per model. "
     "Nothing is sent anywhere: every tokenizer runs on this server, offline."
 )
-for warning in st.session_state.pop("counter_link_warnings", []):
+link_warnings = st.session_state.pop("counter_link_warnings", [])
+for warning in link_warnings[:MAX_LINK_WARNINGS]:
     st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
+if len(link_warnings) > MAX_LINK_WARNINGS:
+    st.warning(f"Shared link: {len(link_warnings) - MAX_LINK_WARNINGS:,} more problems like these.",
+               icon=":material/link_off:")  # fmt: skip
 
 s1, s2 = st.columns([3, 2], vertical_alignment="top")
 with s1:

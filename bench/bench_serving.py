@@ -138,8 +138,11 @@ class Rerun:
 class Session:
     """One browser tab, as the Streamlit frontend speaks to the server (no browser)."""
 
-    def __init__(self, port: int, path: str = "", *, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, port: int, path: str = "", *, headers: dict[str, str] | None = None, query: str = ""
+    ) -> None:
         self.port, self.path, self.headers = port, path, headers or {}
+        self.query = query  # the page address's query string (a share link's), sent as a browser does
         self.ws = None
         self.widgets: dict[str, tuple[str, str]] = {}  # user key -> (widget id, element kind)
         self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): resent each rerun
@@ -208,7 +211,10 @@ class Session:
         cs.page_script_hash = self.page_hash
         if not self.page_hash and self.path:
             cs.page_name = self.path
-        cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.path}"
+        cs.query_string = self.query
+        cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.path}" + (
+            f"?{self.query}" if self.query else ""
+        )
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
         for wid, (fld, value) in self.values.items():

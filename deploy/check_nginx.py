@@ -1,6 +1,6 @@
 """Check deploy/nginx.conf for real: nginx (Debian package) in front of two app replicas on loopback.
 
-    apt-get install nginx && python deploy/check_nginx.py
+    python deploy/check_nginx.py      # installs Debian's nginx first if it is missing (as root)
 
 No Docker engine is needed: the two replicas are `streamlit run` processes on 127.0.0.1, and
 nginx runs deploy/nginx.conf with only the addresses changed (app1:8501 / app2:8501 -> the
@@ -10,12 +10,20 @@ It then checks, through nginx:
 - several browsers (each its own cookie jar) load the page, get a route cookie, open the
   websocket at /_stcore/stream, and see their own token counts;
 - every request of one browser went to one replica (nginx's access log records the upstream
-  of every request), and the browsers were spread over both replicas.
+  of every request), and the browsers were spread over both replicas;
+- the longest share link the app makes (tokenizer_core.counter.share.longest_link) opens
+  through nginx: the page (the link in the request line), a script it loads (the link again in
+  the Referer header, as a browser sends it), and the session, which shows the link's text
+  counted and no warning about the link.
+
+Installing nginx with apt-get does not start it where /usr/sbin/policy-rc.d forbids starting
+services (as in Debian's container images); the check runs its own nginx on a loopback port.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
 import subprocess
@@ -30,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_serving import Session, free_port, metric_values, start_server  # noqa: E402
+from bench.bench_serving import Session, alerts, exceptions, free_port, metric_values, start_server  # noqa: E402
 
 BROWSERS = 8
 
@@ -48,11 +56,64 @@ def nginx_conf(text: str, ports: tuple[int, int], listen: int, tmp: Path) -> str
     return out
 
 
-def get(url: str, cookie: str | None = None) -> tuple[int, str, str | None]:
-    req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+def get(url: str, cookie: str | None = None, *, referer: str | None = None) -> tuple[int, str, str | None]:
+    headers = {"Cookie": cookie} if cookie else {}
+    if referer:
+        headers["Referer"] = referer
+    req = urllib.request.Request(url, headers=headers)
     with urllib.request.urlopen(req, timeout=30) as r:
         set_cookie = r.headers.get("Set-Cookie")
         return r.status, r.read().decode("utf-8", "replace"), set_cookie
+
+
+def ensure_nginx() -> str | None:
+    """The nginx binary; Debian's package is installed first if it is missing (as root)."""
+    found = shutil.which("nginx") or "/usr/sbin/nginx"
+    if Path(found).exists():
+        return found
+    if not shutil.which("apt-get") or os.geteuid() != 0:
+        return None
+    print("nginx is not installed: installing Debian's package (apt-get install nginx)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-q"], env=env, check=False)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "nginx"], env=env, check=True
+    )
+    return found if Path(found).exists() else shutil.which("nginx")
+
+
+async def longest_link(port: int, enc) -> bool:
+    """The longest link the app makes, through nginx: the page, a script it loads, the session."""
+    from urllib.parse import urlencode
+
+    from tokenizer_core import unpack_text
+    from tokenizer_core.counter.share import MAX_LINK_CHARS, longest_link
+    from ui.models import known_choice_ids
+
+    params = longest_link(known_choice_ids())
+    query = urlencode(params)
+    url = f"http://127.0.0.1:{port}/?{query}"
+    print(f"longest link: {len(query):,} characters of query (the app's limit: {MAX_LINK_CHARS:,}); "
+          f"request line {len(f'GET /?{query} HTTP/1.1'):,} bytes, Referer header {len(f'Referer: {url}'):,}")  # fmt: skip
+    status, html, set_cookie = get(url, referer=url)
+    route = re.match(r"tw_route=([^;]+)", set_cookie or "")
+    cookie = f"tw_route={route.group(1)}" if route else None
+    script = re.search(r'src="\.?/?(static/[^"]+\.js)"', html)
+    assert status == 200 and script, f"the page did not come through nginx ({status})"
+    status, _, _ = get(f"http://127.0.0.1:{port}/{script.group(1)}", cookie, referer=url)
+    assert status == 200, (
+        f"a script the page loads did not come through nginx with the link as Referer ({status})"
+    )
+    s = Session(port, headers={"Cookie": cookie or ""}, query=query)
+    try:
+        rerun = await s.open()
+    finally:
+        await s.close()
+    text = unpack_text(params["z"])
+    counted = metric_values(rerun).get("o200k_base") == f"{len(enc.encode_ordinary(text)):,}"
+    problems = [a for a in alerts(rerun) if "Shared link" in a] + exceptions(rerun)
+    print(f"the session read the link: its text counted {counted}; problems: {problems or 'none'}")
+    return counted and not problems
 
 
 async def browser(port: int, i: int, enc) -> tuple[str, bool]:
@@ -78,9 +139,9 @@ async def browsers(port: int, enc) -> list[tuple[str, bool]]:
 
 
 def main() -> int:
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not Path(nginx).exists():
-        print("nginx is not installed: apt-get install nginx")
+    nginx = ensure_nginx()
+    if nginx is None:
+        print("nginx is not installed and cannot be installed here: apt-get install nginx (as root)")
         return 2
     from tokenizer_core import load_builtin
 
@@ -121,7 +182,8 @@ def main() -> int:
         for r in routes:
             print(f"  route {r[:8]}...: {sorted(upstreams[r])}")
         print(f"replicas used: {sorted(used)}")
-        ok = own and sticky and len(used) == 2
+        link_ok = asyncio.run(longest_link(listen, enc))
+        ok = own and sticky and len(used) == 2 and link_ok
         print("OK" if ok else "FAILED")
         return 0 if ok else 1
     finally:

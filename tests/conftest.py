@@ -13,6 +13,18 @@ from tokenizer_core import BUILTINS, Tokenizer, load_builtin
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = str(ROOT / "streamlit_app.py")
 
+
+# The hosted configuration (.streamlit/config.toml) hides an uncaught error's details; a test
+# that meets one shows them (AppTest reads that file; an option set here outranks it).
+def _show_error_details() -> None:
+    from streamlit import config
+
+    config.get_option("client.showErrorDetails")  # the config files are read first
+    config.set_option("client.showErrorDetails", "full")
+
+
+_show_error_details()
+
 settings.register_profile(
     "default", deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -12,7 +12,9 @@ import itertools
 
 import streamlit as st
 
+from tokenizer_core import escape_markdown
 from tokenizer_core.counter.chat import ROLES, Message, ToolsError, parse_tools
+from tokenizer_core.counter.limits import MAX_MESSAGES
 
 from .live_text import live_text_area
 
@@ -32,11 +34,12 @@ def _new_id(key: str) -> str:
 
 
 def set_messages(key: str, messages: list[tuple[str, str]]) -> None:
-    """Replace the chat with these (role, text) pairs (from a link, a file or a version)."""
+    """Replace the chat with these (role, text) pairs (from a link, a file or a version; the
+    readers of those already left out what is over MAX_MESSAGES, and so does this)."""
     for mid in st.session_state.get(f"{key}_msgs", []):
         st.session_state.pop(f"{key}_role_{mid}", None)
     ids = []
-    for role, text in messages:
+    for role, text in messages[:MAX_MESSAGES]:
         mid = _new_id(key)
         ids.append(mid)
         st.session_state[f"{key}_msgs"] = ids
@@ -82,7 +85,7 @@ def _remove(key: str, i: int) -> None:
 
 def _undo_remove(key: str) -> None:
     removed = st.session_state.pop(f"{key}_removed", None)
-    if removed:
+    if removed and len(st.session_state[f"{key}_msgs"]) < MAX_MESSAGES:
         i, role, text = removed
         mid = _new_id(key)
         st.session_state[f"{key}_role_{mid}"] = role
@@ -92,6 +95,8 @@ def _undo_remove(key: str) -> None:
 
 def _add(key: str) -> None:
     ids = st.session_state[f"{key}_msgs"]
+    if len(ids) >= MAX_MESSAGES:
+        return
     last = st.session_state.get(f"{key}_role_{ids[-1]}") if ids else None
     mid = _new_id(key)
     st.session_state[f"{key}_role_{mid}"] = "assistant" if last == "user" else "user"
@@ -126,9 +131,13 @@ def chat_editor(
                 f"{key}_text_{mid}", label=f"Text of message {i + 1}", height=90,
                 placeholder="Type the message...",
             )  # fmt: skip
+    full = len(ids) >= MAX_MESSAGES
     b1, b2 = st.columns([1, 3], vertical_alignment="center")
-    b1.button("Add a message", key=f"{key}_add", icon=":material/add:", on_click=_add, args=(key,))
-    if removed := st.session_state.get(f"{key}_removed"):
+    b1.button("Add a message", key=f"{key}_add", icon=":material/add:", on_click=_add, args=(key,),
+              disabled=full)  # fmt: skip
+    if full:
+        b2.caption(f"{MAX_MESSAGES} messages, the most the editor holds.")
+    elif removed := st.session_state.get(f"{key}_removed"):
         b2.button(
             f"Bring back the removed {ROLE_LABELS.get(removed[1], 'message').lower()} message",
             key=f"{key}_undo", icon=":material/undo:", type="tertiary", on_click=_undo_remove, args=(key,),
@@ -141,12 +150,14 @@ def chat_editor(
             help="A list of tools in the OpenAI form, or bare functions with name, description and parameters.",
         )  # fmt: skip
         tools, error = current_tools(key)
+        # Tool names (and the errors that quote them) are the user's text: shown literally, never
+        # as Markdown (a name like ![x](https://...) would make the browser fetch it).
         if error:
-            st.error(error + " The tools are left out of the counts until this is fixed; your text is kept.",
-                     icon=":material/data_object:")  # fmt: skip
+            st.error(escape_markdown(error) + " The tools are left out of the counts until this is fixed; "
+                     "your text is kept.", icon=":material/data_object:")  # fmt: skip
         elif tools:
             st.caption(
                 f"{len(tools)} tool{'s' * (len(tools) != 1)}: "
-                + ", ".join(t["function"]["name"] for t in tools)
+                + escape_markdown(", ".join(t["function"]["name"] for t in tools))
             )
     return current_messages(key), tools

@@ -111,7 +111,8 @@ def request_section(
             row[f"#{i + 1} {m.role}"] = n
         ctx = r["window"] or window
         row |= {
-            "Tools": r["tools"] if r["tools_counted"] else None, "Format adds": r["template"],
+            # text, so a format that says nothing on tools shows why, never "None"
+            "Tools": f"{r['tools']:,}" if r["tools_counted"] or not tools else "not counted", "Format adds": r["template"],
             "Request tokens": r["total"], "Context window": ctx, "% of context": 100 * r["total"] / ctx,
             "Counted by": (fmt.counted_by or HOW[fmt.rendered])
             + ("" if r["tools_counted"] or not tools else "; tools not counted"),
@@ -122,7 +123,8 @@ def request_section(
         column_config={
             "Request tokens": st.column_config.NumberColumn(format="localized",
                                                             help="What the model reads, to the start of its reply"),
-            "Tools": st.column_config.NumberColumn(help="Empty: this format does not say how tools enter the prompt"),
+            "Tools": st.column_config.TextColumn(alignment="right",
+                                                 help="Not counted: this format does not say how tools enter the prompt"),
             "Context window": st.column_config.NumberColumn(
                 format="localized", help="The smallest context window of the models in the row; the window "
                 "chosen above where none is known",

@@ -9,31 +9,31 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
-    BUILTINS,
     CONTEXT_WINDOWS,
     NO_PUBLIC_TOKENIZER,
     CountRow,
     Segment,
     Tokenizer,
+    TokenizerFailed,
     TokenPane,
     count_table,
     escape_markdown,
     legend_html,
     rows_to_csv,
-    share_params,
     token_count,
     unshared_boundaries,
     view_windows,
 )
 from tokenizer_core.counter.charts import token_count_chart
 from tokenizer_core.counter.models import TokenizerGroup, rule_notes, shared_tokenizer_note
-from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
+from tokenizer_core.counter.share import PACKED, share_link
 from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
 
+from .failures import show_failure
 from .jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
 from .models import known_choice_ids
-from .state import named, tokenizer_infos, unnamed
+from .state import named, session_tokenizers, tokenizer_infos, unnamed
 from .token_view import token_view
 
 PART_CHARS = 12_000  # characters per page of the coloured view
@@ -172,7 +172,14 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         )) - 1  # fmt: skip
         part = min(part, len(windows) - 1)
     start, end, exact = windows[part]
-    seg_lists = [cached_segments(t.id, text, start, end, allow_special, t) for t in toks]
+    seg_lists, drawn = [], []
+    for t in toks:  # a user's tokenizer may fail on one part of a text it counted whole
+        try:
+            seg_lists.append(cached_segments(t.id, text, start, end, allow_special, t))
+            drawn.append(t)
+        except TokenizerFailed as exc:
+            show_failure(exc)
+    toks = drawn
     marked = unshared_boundaries(*seg_lists) if diff and len(toks) > 1 else [frozenset()] * len(toks)
     if len(windows) > 1:
         note = "" if exact else " Near the start of this part a token may differ from the whole-text count."
@@ -212,13 +219,14 @@ def share_section(
 ) -> None:
     """Keep the address bar on a link that reproduces the page (text or chat, and versions)."""
     known = set(known_choice_ids())
-    params = share_params(
+    link = share_link(
         tokenizers=[i for i in ids if i in known], text=text,
         view=st.session_state.get("counter_view") or "text", context_window=window,
         whitespace=bool(st.session_state.get("counter_ws")),
         allow_special=bool(st.session_state.get("counter_special")),
         mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
     )  # fmt: skip
+    params = link.params
     try:
         st.query_params.from_dict(params)
     except Exception:  # noqa: BLE001, S110  (an unusual host must not break the page)
@@ -227,18 +235,10 @@ def share_section(
         base = (st.context.url or "").split("?")[0]
         st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
         notes = ["The address bar always holds this link: copy either."]
-        if "z" not in params and text:
-            notes.append(
-                f"The text is longer than {MAX_SHARED_TEXT_BYTES:,} bytes, so the link carries the "
-                "settings only."
-            )
-        if mode == "chat" and messages and "zm" not in params:
-            notes.append(
-                f"The chat is longer than {MAX_SHARED_TEXT_BYTES:,} bytes: save a workspace file instead."
-            )
-        if versions and "zv" not in params:
-            notes.append("The saved versions are too long for a link: save a workspace file instead.")
-        if any(i not in BUILTINS for i in ids):
+        if link.left_out:
+            parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
+            notes.append(f"Left out of the link: {parts}. A workspace file keeps everything.")
+        if any(i in session_tokenizers() for i in ids):
             notes.append("Your own tokenizers are private to this session and are not in the link.")
         st.caption(" ".join(notes))
 

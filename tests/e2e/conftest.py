@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.logcheck import LOG_FORMAT, log_problems
+from tests.e2e.logcheck import SERVER_FLAGS, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -59,16 +59,16 @@ def _healthy(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def streamlit_server() -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free localhost port; yields its URL once healthy."""
+def streamlit_server(script: Path = ROOT / "streamlit_app.py") -> Iterator[str]:
+    """`streamlit run streamlit_app.py` (or `script`) on a free localhost port; yields its URL once healthy."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-e2e-", suffix=".log", delete=False)  # noqa: SIM115 (open while the server runs)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+        [sys.executable, "-m", "streamlit", "run", str(script),
          "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
          "--browser.gatherUsageStats=false", "--server.fileWatcherType=none",
-         "--client.showErrorDetails=full", f"--logger.messageFormat={LOG_FORMAT}"],
+         "--client.showErrorDetails=full", *SERVER_FLAGS],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     try:
@@ -85,8 +85,9 @@ def streamlit_server() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-    # A thread's traceback or any Streamlit warning or error in the server's log (see
-    # logcheck.py) is a failure even if every page looked fine.
+    # A thread's traceback or any Streamlit warning or error in the server's log, an uncaught
+    # exception of a page run, a fragment or a callback included (see logcheck.py), is a
+    # failure even if every page looked fine.
     log.seek(0)
     text = log.read()
     if problems := log_problems(text):

@@ -1,10 +1,6 @@
-"""Prompt versions compared, and the workspace file that keeps them.
+"""The workspace file: the prompt (text or chat and tools), its saved versions and the models.
 
-A version is a text or a chat (messages and tools). Versions are compared per model: the tokens
-of each (the text alone, or the whole request in the model's chat format), the difference, and a
-word-level diff of the text with the tokens each changed region adds or saves.
-
-The workspace file is versioned JSON like the BPE model file:
+Versioned JSON like the BPE model file:
 
     {"format": "tokenizer-workbench/workspace", "version": 1, "models": ["gpt-4o", ...],
      "mode": "chat", "text": "...", "messages": [["system", "..."], ...], "tools": "[...]",
@@ -13,12 +9,14 @@ The workspace file is versioned JSON like the BPE model file:
 
 "prices" (the user's edited prices, per model and rate option, USD per million tokens as decimal
 strings) is optional: files saved before it existed load with the source's prices.
+
+A file that is not a workspace file (or a newer format) is refused whole; in a workspace file,
+every value is checked as it is read (tokenizer_core.counter.intake) and what fails is left out
+with a note naming it. Versions themselves are in `versions`, their diff in `diff`.
 """
 
 from __future__ import annotations
 
-import difflib
-import html
 import json
 import re
 from collections.abc import Sequence
@@ -26,113 +24,19 @@ from dataclasses import dataclass, field
 
 from ..pricing.source import RATE_OPTIONS
 from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
-from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.textio import InputError, read_json_file
-from .chat import CHAT_FORMATS, ChatRenderError, Message, count_request, parse_tools
+from .diff import DiffRegion, diff_html, diff_regions
+from .intake import read_messages, read_version, read_versions, tools_problem
+from .limits import MAX_DEPTH, nesting_depth, shown, too_deep_message
+from .versions import KINDS, PromptVersion, version_tokens
 
 FORMAT = "tokenizer-workbench/workspace"
 VERSION = 1
 MAX_FILE_BYTES = 5_000_000
-KINDS = ("text", "chat")
-ROLES = ("system", "developer", "user", "assistant")
 
 
 class WorkspaceError(InputError):
     """A workspace file the app cannot read; the message says what is wrong and where."""
-
-
-@dataclass(frozen=True)
-class PromptVersion:
-    """One version of a prompt: a text, or a chat (messages as (role, text) pairs, tools as JSON)."""
-
-    name: str
-    kind: str = "text"
-    text: str = ""
-    messages: tuple[tuple[str, str], ...] = ()
-    tools: str = ""
-
-    def as_text(self) -> str:
-        """What the diff compares: the text, or each message as "[role]" then its text."""
-        if self.kind == "text":
-            return self.text
-        body = "\n\n".join(f"[{role}]\n{content}" for role, content in self.messages)
-        return body + (f"\n\n[tools]\n{self.tools.strip()}" if self.tools.strip() else "")
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "text": self.text,
-                "messages": [list(m) for m in self.messages], "tools": self.tools}  # fmt: skip
-
-
-def version_tokens(version: PromptVersion, tokenizer: Tokenizer, chat_format: str | None) -> int | None:
-    """Tokens of a version for one model: a text alone, or the whole chat request in the model's
-    chat format (None when the request cannot be counted for it)."""
-    if version.kind == "text":
-        return tokenizer.count(version.text)
-    if chat_format is None:
-        return None
-    try:
-        tools = parse_tools(version.tools)
-    except ValueError:
-        tools = []
-    msgs = [Message(r, c) for r, c in version.messages]
-    try:
-        return count_request(tokenizer, CHAT_FORMATS[chat_format], msgs, tools).total
-    except ChatRenderError:
-        return None
-
-
-_WORDS = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
-
-
-@dataclass(frozen=True, slots=True)
-class DiffRegion:
-    """A piece of the diff: kept ("equal"), or changed ("replace", "delete", "insert")."""
-
-    tag: str
-    old: str
-    new: str
-    tokens: int = 0  # tokens the change adds (negative: saves), counted on the region's texts alone
-
-
-def diff_regions(old: str, new: str, tokenizer: Tokenizer | None = None) -> list[DiffRegion]:
-    """Word-level diff of two texts; with a tokenizer, each changed region's token difference.
-
-    ``[r.tag for r in diff_regions("a big cat", "a cat")] -> ["equal", "delete", "equal"]``
-    """
-    a, b = _WORDS.findall(old), _WORDS.findall(new)
-    out: list[DiffRegion] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        o, n = "".join(a[i1:i2]), "".join(b[j1:j2])
-        delta = tokenizer.count(n) - tokenizer.count(o) if tokenizer and tag != "equal" else 0
-        out.append(DiffRegion(tag, o, n, delta))
-    return out
-
-
-def diff_html(regions: Sequence[DiffRegion], *, context: int = 80) -> str:
-    """The diff as escaped HTML: removed text struck through in red, added text in green, each
-    change with its token difference; long unchanged stretches shortened to `context` characters."""
-    esc = html.escape
-    parts = ['<div class="tw-diff" style="font-family:monospace;white-space:pre-wrap;line-height:1.7;'
-             'padding:0.6rem;border:1px solid rgba(128,128,128,.35);border-radius:0.5rem">']  # fmt: skip
-    for r in regions:
-        if r.tag == "equal":
-            t = r.old
-            if len(t) > 2 * context:
-                t = t[:context] + " … " + t[-context:]
-            parts.append(esc(t))
-            continue
-        if r.old:
-            parts.append(
-                f'<del style="background:rgba(255,80,80,.25);text-decoration:line-through">{esc(r.old)}</del>'
-            )
-        if r.new:
-            parts.append(
-                f'<ins style="background:rgba(60,200,90,.25);text-decoration:none">{esc(r.new)}</ins>'
-            )
-        sign = f"{r.tokens:+d}" if r.tokens else "±0"
-        parts.append(f'<sup style="font-size:0.7em;opacity:0.8;margin:0 0.15em">{sign}</sup>')
-    parts.append("</div>")
-    return "".join(parts)
 
 
 @dataclass
@@ -149,56 +53,52 @@ class Workspace:
     price_rate: str | None = "standard"  # None: the file has no prices (saved before they were kept)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def save_workspace(ws: Workspace) -> str:
-    """The workspace as JSON text: ``json.loads(save_workspace(Workspace()))["version"] == 1``."""
+    """The workspace as JSON text: ``json.loads(save_workspace(Workspace()))["version"] == 1``.
+
+    A lone surrogate (half an emoji, which a browser can send) is written as its \\u escape, so
+    the file is valid UTF-8 and reads back the same.
+    """
     doc = {
         "format": FORMAT, "version": VERSION, "models": ws.models, "mode": ws.mode, "text": ws.text,
         "messages": [list(m) for m in ws.messages], "tools": ws.tools, "versions": [v.to_json() for v in ws.versions],
         "prices": {"rate": ws.price_rate or "standard", "edits": edits_to_json(ws.price_edits)},
     }  # fmt: skip
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-
-
-def _str(doc: dict, key: str, where: str) -> str:
-    value = doc.get(key, "")
-    if not isinstance(value, str):
-        raise WorkspaceError(f'{where}: "{key}" must be text')
-    return value
-
-
-def _messages(value: object, where: str) -> list[tuple[str, str]]:
-    if not isinstance(value, list):
-        raise WorkspaceError(f'{where}: "messages" must be a list of [role, text] pairs')
-    out = []
-    for n, m in enumerate(value, start=1):
-        if not (isinstance(m, list) and len(m) == 2 and isinstance(m[1], str)):
-            raise WorkspaceError(f"{where}, message {n}: expected [role, text]")
-        if m[0] not in ROLES:
-            raise WorkspaceError(
-                f"{where}, message {n}: unknown role {m[0]!r}; use one of {', '.join(ROLES)}"
-            )
-        out.append((m[0], m[1]))
-    return out
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def version_from_json(v: object, where: str) -> PromptVersion:
-    """One version from its JSON object (a file or a link); raises WorkspaceError."""
-    if not isinstance(v, dict):
-        raise WorkspaceError(f"{where} is not an object")
-    kind = v.get("kind", "text")
-    if kind not in KINDS:
-        raise WorkspaceError(f'{where}: "kind" must be "text" or "chat", not {kind!r}')
-    name = _str(v, "name", where).strip() or where
-    return PromptVersion(name, kind, _str(v, "text", where), tuple(_messages(v.get("messages", []), where)),
-                         _str(v, "tools", where))  # fmt: skip
+    """One version from its JSON object; raises WorkspaceError with its first problem."""
+    version, problems = read_version(v, where)
+    if version is None:
+        raise WorkspaceError(problems[0])
+    return version
+
+
+def _text_field(doc: dict, key: str, notes: list[str]) -> str:
+    value = doc.get(key, "")
+    if isinstance(value, str):
+        return value
+    notes.append(f'"{key}" left out: it must be text, not {shown(value)}')
+    return ""
 
 
 def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[Workspace, list[str]]:
-    """Read a workspace file; returns it and notes (e.g. models this app does not have, skipped).
+    """Read a workspace file; returns it and notes, one per value left out (a model this app does
+    not have, a version with a bad field, messages over the cap...).
 
-    Raises WorkspaceError saying what is wrong and where; nothing is partly loaded.
+    Raises WorkspaceError, saying what is wrong, for a file that is not a workspace file of a
+    version this app reads; then nothing is loaded.
     """
     doc = read_json_file(data, max_bytes=MAX_FILE_BYTES, error=WorkspaceError, kind="a .json workspace file")
+    if nesting_depth(doc) > MAX_DEPTH:
+        raise WorkspaceError(
+            too_deep_message("file's lists and objects") + " Upload a workspace file saved by this app"
+        )
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise WorkspaceError(f'not a workspace file saved by this app (expected "format": "{FORMAT}")')
     version = doc.get("version")
@@ -208,48 +108,56 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
         raise WorkspaceError(
             f"the file is format version {version}; this app reads version {VERSION}: update the app"
         )
+    notes: list[str] = []
     mode = doc.get("mode", "text")
     if mode not in KINDS:
-        raise WorkspaceError(f'"mode" must be "text" or "chat", not {mode!r}')
+        notes.append(f'"mode" left out: it must be "text" or "chat", not {shown(mode)}')
+        mode = "text"
     models = doc.get("models", [])
-    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-        raise WorkspaceError('"models" must be a list of model or tokenizer names')
-    notes = [
-        f"the file names a model this app does not have: {m!r} (skipped)"
-        for m in models
-        if m not in known_models
-    ]
-    raw_versions = doc.get("versions", [])
-    if not isinstance(raw_versions, list):
-        raise WorkspaceError('"versions" must be a list')
-    versions = [version_from_json(v, f"version {n}") for n, v in enumerate(raw_versions, start=1)]
-    edits, rate, price_notes = _prices(doc.get("prices"))
-    notes += price_notes
+    if not isinstance(models, list):
+        notes.append(f'"models" left out: it must be a list of model or tokenizer names, not {shown(models)}')
+        models = []
+    for m in models:
+        if not isinstance(m, str) or m not in known_models:
+            notes.append(f"the file names a model this app does not have: {shown(m)} (skipped)")
+    messages, found = read_messages(doc.get("messages", []), where="the chat")
+    notes += found
+    tools = _text_field(doc, "tools", notes)
+    if tools and (problem := tools_problem(tools)):
+        notes.append(f"the chat's tools are left out of the counts until fixed: {problem}")
+    versions, found = read_versions(doc.get("versions", []))
+    notes += found
+    edits, rate, found = _prices(doc.get("prices"))
+    notes += found
     ws = Workspace(
-        models=[m for m in models if m in known_models], mode=mode, text=_str(doc, "text", "the file"),
-        messages=_messages(doc.get("messages", []), "the file"), tools=_str(doc, "tools", "the file"),
-        versions=versions, price_edits=edits, price_rate=rate,
+        models=[m for m in models if isinstance(m, str) and m in known_models], mode=mode,
+        text=_text_field(doc, "text", notes), messages=messages, tools=tools, versions=versions,
+        price_edits=edits, price_rate=rate,
     )  # fmt: skip
     return ws, notes
 
 
 def _prices(value: object) -> tuple[Edits, str | None, list[str]]:
-    """The file's edited prices and rate option (rate None: a file saved before prices were kept)."""
+    """The file's edited prices and rate option (rate None: a file saved before prices were kept);
+    what cannot be used is left out with a note, as every other value of the file."""
     if value is None:
         return {}, None, []
     if not isinstance(value, dict):
-        raise WorkspaceError('"prices" must be an object with "rate" and "edits"')
+        return (
+            {},
+            None,
+            [f'"prices" left out: it must be an object with "rate" and "edits", not {shown(value)}'],
+        )
     rate = value.get("rate", "standard")
     notes = []
     if rate not in RATE_OPTIONS:
-        notes.append(
-            f"the file's price rate {str(rate)[:40]!r} is not one this app offers: standard prices used"
-        )
+        notes.append(f"the file's price rate {shown(rate)} is not one this app offers: standard prices used")
         rate = "standard"
     try:
         edits = edits_from_json(value.get("edits", []), where='"prices"')
     except PriceError as exc:
-        raise WorkspaceError(str(exc)) from None
+        notes.append(f"the edited prices are left out: {exc}")
+        edits = {}
     if unknown := sorted({r for _, r in edits} - set(RATE_OPTIONS)):
         notes.append(
             f"edited prices for a rate this app does not offer ({', '.join(unknown)}) are kept but unused"

@@ -98,3 +98,7 @@ def read_json_file(data: bytes | str, *, max_bytes: int, error: type[Exception],
         raise error(
             f"the file nests lists or objects thousands of levels deep, which no such file does: upload {kind}"
         ) from None
+    except ValueError:  # a number of more than 4,300 digits, which Python refuses to convert
+        raise error(
+            f"the file holds a number thousands of digits long, which no such file does: upload {kind}"
+        ) from None
