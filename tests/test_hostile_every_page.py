@@ -71,7 +71,7 @@ FILES = {
     "words.csv": b"language,text\n**x** [y](https://evil.example)," + BAD_TEXT.encode() + b"\n",
 }
 PICKERS = {  # page -> (widget kind, key) of its tokenizer choice
-    "counter": ("multiselect", "counter_tokenizers"),
+    "counter": ("picker", "counter_tokenizers"),
     "languages": ("multiselect", "languages_tokenizers"),
     "identifiers": ("multiselect", "identifiers_tokenizers"),
     "chunks": ("selectbox", "chunks_tokenizer"),
@@ -115,6 +115,14 @@ def _choose_own_tokenizer(c: Checked, page: str, own_id: str) -> None:
     if page not in PICKERS:
         return
     kind, key = PICKERS[page]
+    if kind == "picker":  # the model picker (its JavaScript, which AppTest does not run, sets this)
+        chosen = list(c.at.session_state[key])
+
+        def choose() -> None:
+            c.at.session_state[key] = [own_id, *chosen][:3]
+
+        c.run("choosing the user's tokenizer", choose)
+        return
     widget = getattr(c.at, kind)(key=key)
     if kind == "multiselect":
         c.run("choosing the user's tokenizer", lambda: widget.set_value([own_id, *widget.value][:3]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections import Counter
 from multiprocessing import forkserver
 
 import pytest
@@ -55,11 +56,15 @@ def test_more_jobs_than_a_worker_runs_before_it_is_replaced_all_finish():
         jobs = [pool.submit(h.square, i) for i in range(12)]
         assert [j.result(timeout=BOUND) for j in jobs] == [i * i for i in range(12)]
         jobs = [pool.submit(h.pid_then_steps, 1, 0.0) for i in range(20)]  # and again
-        pids = {j.result(timeout=BOUND)[0] for j in jobs}
+        served = Counter(j.result(timeout=BOUND)[0] for j in jobs)
+        # A worn-out worker keeps serving until its replacement is ready, so how many jobs each ran
+        # depends on the machine; a worker that ran 8 of these is worn out whatever came before.
+        worn = {pid for pid, n in served.items() if n >= 8}
+        assert worn, served
         end = time.monotonic() + BOUND
-        while pids & set(pool.worker_pids()) and time.monotonic() < end:
+        while worn & set(pool.worker_pids()) and time.monotonic() < end:
             time.sleep(0.05)
-        assert pool.worker_pids() and not pids & set(pool.worker_pids())  # worn-out workers replaced
+        assert pool.worker_pids() and not worn & set(pool.worker_pids())  # worn-out workers replaced
         assert pool.submit(h.square, 3).result(timeout=BOUND) == 9
 
 

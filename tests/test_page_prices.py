@@ -202,11 +202,11 @@ def test_the_workspace_file_keeps_edited_prices_and_old_files_still_load(app):
     del doc["prices"]  # a file saved before prices were kept
     old, notes = load_workspace(json.dumps(doc), known_models=["gpt-4o"])
     assert old.price_rate is None and old.price_edits == {} and notes == []
-    doc["prices"] = {"rate": "cheapest", "edits": [{"model": "gpt-4o", "input": -1}]}
-    from tokenizer_core.counter.workspace import WorkspaceError
-
-    with pytest.raises(WorkspaceError, match="a price cannot be negative"):
-        load_workspace(json.dumps(doc), known_models=["gpt-4o"])
+    # a bad value is left out with a note naming it, and the rest of the file loads
+    doc["prices"] = {"rate": "batch", "edits": [{"model": "gpt-4o", "input": -1}]}
+    bad, notes = load_workspace(json.dumps(doc), known_models=["gpt-4o"])
+    assert bad.price_edits == {} and bad.price_rate == "batch" and bad.models == ["gpt-4o"]
+    assert len(notes) == 1 and "a price cannot be negative" in notes[0]
     doc["prices"] = {"rate": "cheapest", "edits": []}
     _, notes = load_workspace(json.dumps(doc), known_models=["gpt-4o"])
     assert notes == ["the file's price rate 'cheapest' is not one this app offers: standard prices used"]

@@ -85,14 +85,18 @@ def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, tmp_path)
 
     app_page.goto("chunks")
     doc = tmp_path / "big.md"
-    doc.write_text(english_prose(2_000_000)[:1_500_000], encoding="utf-8")
+    # 6 MB: several seconds of chunking even in a warm worker, so the progress bar is still there
+    # when the test looks (1.5 MB could finish between the Cancel button showing and the check)
+    doc.write_text(english_prose(6_000_000)[:6_000_000], encoding="utf-8")
     app_page.main.get_by_test_id("stSelectbox").filter(has_text="Tokenizer").first.click()
     app_page.run(lambda: app_page.page.get_by_role("option", name="DeepSeek V4").first.click())
     uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
     uploader.set_input_files(str(doc))  # no wait: the run goes on while the worker chunks
-    cancel = app_page.main.get_by_role("button", name="Cancel")
-    expect(cancel).to_be_visible(timeout=60_000)
-    expect(app_page.main.get_by_test_id("stProgress")).to_be_visible()
+    # The job's progress bar first: while the file is still uploading, the uploader has a Cancel
+    # button of its own, which is not the one this test is about.
+    expect(app_page.main.get_by_test_id("stProgress")).to_be_visible(timeout=120_000)
+    cancel = app_page.main.locator("[class*='_cancel']").get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible()
     cancel.click()
     expect(app_page.main.get_by_text("Chunking cancelled.", exact=False)).to_be_visible(timeout=60_000)
     app_page.settle()

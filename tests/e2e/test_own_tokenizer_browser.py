@@ -36,11 +36,11 @@ def test_gpt2s_own_file_gets_gpt2s_pattern_and_counts_as_gpt2(app_page):
     expect(_pattern_box(sidebar)).to_have_value("r50k_base / p50k_base (GPT-2, GPT-3, Codex)")
     app_page.run(lambda: sidebar.get_by_role("button", name="Add tokenizer").click())
     expect(sidebar.get_by_text(re.compile(r"Added r50k_base\.tiktoken .*pattern r50k_base"))).to_be_visible()
-    combo = app_page.main.get_by_test_id("stMultiSelect").first
-    combo.locator("input").click()
+    combo = app_page.main.get_by_role("combobox", name="Models and tokenizers")
+    combo.click()
     app_page.page.keyboard.type("yours")
     app_page.run(
-        lambda: app_page.page.get_by_role("option", name=re.compile("r50k_base.tiktoken.*yours")).click()
+        lambda: app_page.main.get_by_role("option", name=re.compile("r50k_base.tiktoken.*yours")).click()
     )
     app_page.page.keyboard.press("Escape")
     text = app_page.main.locator("textarea.tw-live-box").input_value()
