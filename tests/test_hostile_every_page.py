@@ -118,8 +118,9 @@ def _choose_own_tokenizer(c: Checked, page: str, own_id: str) -> None:
     if kind == "picker":  # the model picker (its JavaScript, which AppTest does not run, sets this)
         chosen = list(c.at.session_state[key])
 
-        def choose() -> None:
+        def choose() -> AppTest:
             c.at.session_state[key] = [own_id, *chosen][:3]
+            return c.at
 
         c.run("choosing the user's tokenizer", choose)
         return
