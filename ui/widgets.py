@@ -179,7 +179,7 @@ def text_source(
         text = live_text_area(text_key, label=label, height=height, placeholder=placeholder)
     else:
         text = st.text_area(
-            label, key=text_key, height=height, placeholder=placeholder, persist_state="session",
+            label, key=text_key, height=height, placeholder=placeholder,
         ) or ""  # fmt: skip
     if st.session_state.get(prev_key):
         st.button(
