@@ -239,3 +239,14 @@ def test_most_expensive_names_default_to_what_they_cost_in_the_file(page):
     for order in ("per_char", "alone", "uses", "name"):
         page.selectbox(key="identifiers_sort").set_value(order)
         run(page)
+
+
+def test_layout_reads_textwrap_as_indented_by_4(page):
+    """Python's textwrap.py (indented by 4, docstring text at 6, 10 and 14 spaces) read as "2 spaces"."""
+    import textwrap
+    from pathlib import Path
+
+    page.text_area(key="identifiers_text").input(Path(textwrap.__file__).read_text(encoding="utf-8"))
+    open_tab(page, "Layout")
+    assert metric(page, "Indentation") == "4 spaces"
+    assert any("the detected unit (4 spaces)" in m.value for m in page.markdown)
