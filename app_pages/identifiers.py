@@ -124,7 +124,7 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
         st.session_state["identifiers_inspect"] = rows[picked[0]].name
     st.download_button(
         "Download this table (CSV)", identifiers_csv(analysis, rows), file_name="identifiers.csv", mime="text/csv",
-        icon=":material/download:", key="identifiers_csv",
+        icon=":material/download:", key="identifiers_csv", on_click="ignore",
     )  # fmt: skip
 
     st.subheader("The most expensive names")

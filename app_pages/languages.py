@@ -190,7 +190,7 @@ elif toks and base:
         table_section(rows)
     st.download_button(
         "Download the full table (CSV)", language_rows_csv(rows), file_name="language_premiums.csv",
-        mime="text/csv", icon=":material/download:", key="languages_table_csv",
+        mime="text/csv", icon=":material/download:", key="languages_table_csv", on_click="ignore",
     )  # fmt: skip
     cost_section(chosen, base, base_name)
     pair_section(chosen, toks, rows, base)

@@ -469,7 +469,7 @@ def use_section(model: BPEModel | None, k: int) -> None:
         if model is not None:
             st.download_button(
                 "Download the merges (JSON)", save_bpe_model(model), file_name=f"bpe-{model.n_merges}-merges.json",
-                mime="application/json", key="bpe_download", icon=":material/download:",
+                mime="application/json", key="bpe_download", icon=":material/download:", on_click="ignore",
             )  # fmt: skip
             st.caption("Versioned, readable JSON: the options, then one merge per line (left, right, count, "
                        "corpus tokens after it).")  # fmt: skip

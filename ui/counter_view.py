@@ -127,7 +127,7 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
     c1.altair_chart(token_count_chart(rows), width="stretch")
     c2.download_button(
         "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
-        icon=":material/download:", key="counter_csv",
+        icon=":material/download:", key="counter_csv", on_click="ignore",
     )  # fmt: skip
 
 
