@@ -72,7 +72,7 @@ def summary_metrics(code: str, analysis: IdentifierAnalysis) -> None:
 
 
 def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
-    f1, f2, f3, f4, f5 = st.columns([3, 3, 1.3, 1.3, 2], vertical_alignment="bottom")
+    f1, f2, f3, f4, f5 = st.columns([2.4, 2.4, 1.2, 1.2, 3.4], vertical_alignment="bottom")
     query = f1.text_input("Filter", key="identifiers_filter", placeholder="part of a name or word, e.g. user")
     styles = f2.multiselect("Styles", list(STYLES), key="identifiers_styles", placeholder="all styles")
     min_chars = int(f3.number_input(

@@ -66,9 +66,7 @@ def test_filters_and_inspect(page):
     run(page)
     assert set(table(page)["identifier"]) == {"MAX_RESERVATION_MINUTES"}
     assert page.selectbox(key="identifiers_inspect").value == "MAX_RESERVATION_MINUTES"
-    naming = next(
-        df.value for df in page.dataframe if "style" in df.value.columns and "name" in df.value.columns
-    )
+    naming = next(t.value for t in page.table if "style" in t.value.columns and "name" in t.value.columns)
     assert "maxReservationMinutes" in set(naming["name"])
     page.text_input(key="identifiers_filter").input("no such name")
     run(page)
@@ -119,7 +117,7 @@ def test_every_tab(page):
     open_tab(page, "Naming styles")
     page.text_input(key="identifiers_try_name").input("get user by id")
     run(page)
-    tables = [df.value for df in page.dataframe]
+    tables = [df.value for df in page.dataframe] + [t.value for t in page.table]
     tried = next(t for t in tables if "name" in t.columns and "getUserById" in set(t["name"]))
     assert tried[tried["name"] == "getUserById"]["cl100k_base"].iloc[0] == builtin("cl100k_base").count(
         "getUserById"

@@ -20,10 +20,15 @@ from tokenizer_core.counter.models import Choice
 from .token_view import token_view
 
 MAX_PIECES = 6_000  # pieces of the request drawn (the counts above cover all of it)
-HOW = {
-    True: "the model's published template, rendered",
-    False: "OpenAI's documented counting rule (no template is published)",
+HOW = {  # short, for the table; HOW_NOTE says what each means
+    True: "published template",
+    False: "OpenAI's counting rule",
 }
+HOW_NOTE = (
+    "Counted by: *published template* = the model's own chat template, rendered and tokenized; "
+    "*OpenAI's counting rule* = OpenAI publishes no template, so the request is counted by its "
+    "documented rule (tokens per message and per reply)."
+)
 
 
 def request_pairs(choices: list[Choice]) -> list[tuple[str, str, list[str], int | None]]:
@@ -119,10 +124,12 @@ def request_section(
             "Request tokens": st.column_config.NumberColumn(format="localized",
                                                             help="What the model reads, to the start of its reply"),
             "Tools": st.column_config.NumberColumn(help="Empty: this format does not say how tools enter the prompt"),
-            "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
+            "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100, width=110,
                                                             help="Of the model's own context window where known"),
+            "Counted by": st.column_config.TextColumn(help=HOW_NOTE),
         },
     )  # fmt: skip
+    st.caption(HOW_NOTE)
     if tools and any(not r.get("tools_counted", True) for r in rows):
         st.caption(
             "Tools are counted where a family publishes how they enter the prompt (Llama 3.1, Qwen, Mistral); "

@@ -115,6 +115,9 @@ def table_section(result: ChunkResult) -> None:
             "tokens": st.column_config.ProgressColumn("tokens", format="%d", min_value=0, max_value=max(result.size, 1)),
             "start": st.column_config.NumberColumn("start", format="%d"),
             "end": st.column_config.NumberColumn("end", format="%d"),
+            # fixed widths for the text columns: the table fits the page; hover a cell for all of it
+            "section": st.column_config.TextColumn("section", width="medium"),
+            "first words": st.column_config.TextColumn("first words", width="large"),
         },
     )  # fmt: skip
     stem = f"chunks_{result.strategy}_{result.tokenizer_id}_{result.size}"

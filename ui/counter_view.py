@@ -19,6 +19,7 @@ from tokenizer_core import (
     count_table,
     escape_markdown,
     legend_html,
+    plural,
     rows_to_csv,
     share_params,
     token_count,
@@ -181,7 +182,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         )
         panes.append(
             TokenPane(
-                tok.info.name, shown, note=f"{token_count(segs):,} tokens in this part", caption=caption,
+                tok.info.name, shown, note=f"{plural(token_count(segs), 'token')} in this part", caption=caption,
                 marked=mk,
             )
         )  # fmt: skip
