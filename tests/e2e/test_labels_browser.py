@@ -18,7 +18,7 @@ CONTROLS = {"button", "textbox", "combobox", "checkbox", "switch", "radio", "sli
 
 # Select boxes whose shown value is wider than the box, and labels shortened with an ellipsis
 # (the hidden labels of icon buttons are meant to be outside their box).
-SHORTENED = """() => {
+SHORTENED = r"""() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const out = [];
@@ -26,6 +26,9 @@ SHORTENED = """() => {
     if (seen(e) && e.value && e.scrollWidth > e.clientWidth + 1) out.push('value: ' + e.value);
   for (const e of main.querySelectorAll('[data-testid="stWidgetLabel"] p, [data-testid="stWidgetLabel"] label, button p, [data-testid="stMetricLabel"] p'))
     if (seen(e) && !e.closest('[class*="st-key-icons_"]') && e.scrollWidth > e.clientWidth + 1) out.push('label: ' + e.innerText.trim());
+  // an input wider than its column runs under the next one (and hides its buttons)
+  for (const w of main.querySelectorAll('[data-testid="stSelectbox"], [data-testid="stMultiSelect"], [data-testid="stNumberInput"], [data-testid="stTextInput"]'))
+    if (seen(w) && w.scrollWidth > w.clientWidth + 1) out.push('wider than its column: ' + w.innerText.trim().split('\n')[0]);
   return out;
 }"""
 
