@@ -233,12 +233,12 @@ def share_section(
 
 def about_tokenizers() -> None:
     with st.expander("About these tokenizers", icon=":material/info:"):
-        st.dataframe(
+        st.table(  # text in every column: a static table wraps it to the page's width
             pd.DataFrame(
                 [
                     {
                         "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
-                        "Vocabulary": i.vocab_size, "Data source": i.source, "License": i.license,
+                        "Vocabulary": f"{i.vocab_size:,}", "Data source": i.source, "License": i.license,
                         "Notes": i.notes,
                     }
                     for i in tokenizer_infos()

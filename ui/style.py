@@ -37,8 +37,9 @@ ICON_BUTTON_CSS = """
 # so a table of a few columns fits the screen instead of scrolling sideways.
 TABLE_CSS = """
 @media (max-width: 640px) {
-  [data-testid="stTable"] th, [data-testid="stTable"] td {
-    padding: 0.3rem 0.35rem; font-size: 0.8rem; overflow-wrap: anywhere; word-break: break-word;
+  div.stTable table th, div.stTable table td { padding: 0.3rem 0.35rem; font-size: 0.8rem; }
+  div.stTable table th, div.stTable table td, div.stTable table :is(th, td) * {
+    white-space: normal !important; overflow-wrap: anywhere !important;
   }
 }
 """

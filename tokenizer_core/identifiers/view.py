@@ -281,7 +281,10 @@ def identifier_costs_html(row: IdentifierRow, tokenizer_names: Sequence[str]) ->
     One table row per tokenizer, in the order of `row.costs` (e.g. ``cl100k_base | calculate|_total 2
     | ⋅calculate|_total 2 | yes``). Labels are escaped; the splits share one stylesheet, emitted first.
     """
-    table = ['<div style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
+    # the splits wrap between tokens (as in the split table), so the table fits a phone
+    table = ["<style>.tw-costs td span{display:inline-block;max-width:100%;white-space:pre-wrap}"
+             ".tw-costs td{overflow-wrap:anywhere}</style>",
+             '<div class="tw-costs" style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
              "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
              "<th style='text-align:left;padding:3px 10px'>alone</th>"
              "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"
