@@ -11,6 +11,7 @@ import streamlit as st
 
 from ui.failures import failures_shown
 from ui.jobs import start_housekeeping
+from ui.settings import keep_settings
 from ui.style import app_style
 from ui.widgets import custom_tokenizer_sidebar
 
@@ -21,6 +22,7 @@ ICON = Path(__file__).parent / "ui" / "favicon.svg"
 
 def main() -> None:
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
+    keep_settings()  # every widget with a key keeps its value for the session, on every page
     pages = [
         st.Page("app_pages/counter.py", title="Prompt workspace", icon=":material/calculate:", default=True),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),

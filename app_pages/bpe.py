@@ -61,7 +61,9 @@ def results_header(model: BPEModel) -> None:
         cols[2].metric(
             "Corpus tokens", f"{end:,}", pct, delta_color="inverse", help=f"{start:,} before any merge"
         )
-        cols[3].metric("Distinct words", f"{len(model.words):,}", help=f"{model.total_words:,} words in all")
+        cols[3].metric(
+            "Distinct words", f"{len(model.words):,}", help=f"{plural(model.total_words, 'word')} in all"
+        )
         cols[4].metric("Training time", f"{model.seconds:.2f} s")
     notes = [f"Stopped: {model.stop_reason}." if model.stop_reason else ""]
     if model.words_cut:
@@ -183,11 +185,12 @@ train_clicked = tc1.button("Train", key="bpe_train", type="primary", icon=":mate
                            disabled=not can_train)  # fmt: skip
 if options is not None:
     target = (
-        f"{options.merges:,} merges"
+        plural(options.merges, "merge")
         if options.merges is not None
         else f"a vocabulary of {options.vocab_size:,}"
     )
-    tc2.caption(f"Trains for {target}, pairs seen at least {options.min_frequency:,} times.")
+    seen = "once" if options.min_frequency == 1 else f"{options.min_frequency:,} times"
+    tc2.caption(f"Trains for {target}, pairs seen at least {seen}.")
 if not corpus.strip():
     st.info("Paste a corpus, upload a text file or load a preset, then press Train.", icon=":material/edit:")
 autotrain = ss.pop("bpe_autotrain", False)  # the first visit trains the default preset once

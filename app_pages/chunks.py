@@ -18,6 +18,7 @@ from tokenizer_core import (
     least_chunks,
     limit_warning,
     overlap_tokens,
+    plural,
     smallest_size,
     suited_strategy,
     validate_settings,
@@ -93,7 +94,7 @@ def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> No
     cols[0].metric(
         "Chunks",
         f"{stats.chunks:,}",
-        help=f"Document: {doc_tokens:,} tokens, {result.text_length:,} characters",
+        help=f"Document: {plural(doc_tokens, 'token')}, {plural(result.text_length, 'character')}",
     )
     cols[1].metric("Mean tokens", f"{stats.mean_tokens:,.1f}", help=f"Median {stats.median_tokens:,.0f}")
     cols[2].metric("Min tokens", f"{stats.min_tokens:,}")
@@ -102,7 +103,7 @@ def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> No
     if result.overlap:
         cols[5].metric(
             "Mean overlap", f"{stats.mean_overlap_tokens:,.1f}",
-            help=f"Setting: {result.overlap:,} tokens. Measured on the shared text of each pair of chunks.",
+            help=f"Setting: {plural(result.overlap, 'token')}. Measured on the shared text of each pair of chunks.",
         )  # fmt: skip
     c1, c2 = st.columns(2)
     c1.altair_chart(chunk_size_histogram(result.chunks, size=result.size, limit=limit), width="stretch")

@@ -72,7 +72,9 @@ def summary_metrics(code: str, analysis: IdentifierAnalysis) -> None:
 
 
 def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:
-    f1, f2, f3, f4, f5 = st.columns([3, 3, 1.3, 1.3, 2], vertical_alignment="bottom")
+    # two rows, so that every box is wide enough for its label and its longest choice
+    f1, f2, f5 = st.columns([3, 3, 4], vertical_alignment="bottom")
+    f3, f4, b1, b2 = st.columns([1.3, 1.3, 1.8, 4], vertical_alignment="bottom")
     query = f1.text_input("Filter", key="identifiers_filter", placeholder="part of a name or word, e.g. user")
     styles = f2.multiselect("Styles", list(STYLES), key="identifiers_styles", placeholder="all styles")
     min_chars = int(f3.number_input(
@@ -85,7 +87,6 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
         "Sort by", list(IDENTIFIER_ORDERS), key="identifiers_sort", format_func=IDENTIFIER_ORDERS.get,
         help="Most expensive first. Tokens in this file: what the name costs where it stands, times its uses.",
     )  # fmt: skip
-    b1, b2 = st.columns([1, 3])
     builtins = b1.toggle("Show builtins", value=True, key="identifiers_builtins",
                          help="print, len, console, String, COUNT... are identifiers but not yours.")  # fmt: skip
     rows = [r for r in filter_rows(analysis.rows, query=query, styles=styles, min_occurrences=min_occ,
@@ -124,7 +125,7 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
         st.session_state["identifiers_inspect"] = rows[picked[0]].name
     st.download_button(
         "Download this table (CSV)", identifiers_csv(analysis, rows), file_name="identifiers.csv", mime="text/csv",
-        icon=":material/download:", key="identifiers_csv",
+        icon=":material/download:", key="identifiers_csv", on_click="ignore",
     )  # fmt: skip
 
     st.subheader("The most expensive names")

@@ -13,6 +13,7 @@ from tokenizer_core import (
     escape_markdown,
     language_rows_csv,
     legend_html,
+    plural,
     split_marks,
     summarize,
     token_count,
@@ -63,22 +64,28 @@ def summary_metrics(rows: list[LanguageRow], base_name: str) -> None:
 
 def table_section(rows: list[LanguageRow]) -> None:
     df = pd.DataFrame([{f: getattr(r, f) for f in LanguageRow.__dataclass_fields__} for r in rows])
-    df = df.drop(columns=["base_code", "base_tokens", "is_base", "code"])
+    # a language's note is the same on each of its rows: said once under the table, not in a column
+    notes = dict.fromkeys((r.language, r.words_note) for r in rows if r.words_note)
+    df = df.drop(columns=["base_code", "base_tokens", "is_base", "code", "words_note"])
     st.dataframe(
         df, hide_index=True, width="stretch", height=360,
         column_config={
-            "language": "Language", "script": "Script", "tokenizer_id": None, "tokenizer": "Tokenizer",
+            "language": st.column_config.TextColumn("Language", pinned=True), "script": "Script",
+            "tokenizer_id": None, "tokenizer": st.column_config.TextColumn("Tokenizer", pinned=True),
             "tokens": st.column_config.NumberColumn("Tokens", format="localized"),
             "characters": st.column_config.NumberColumn("Characters", format="localized"),
             "utf8_bytes": st.column_config.NumberColumn("UTF-8 bytes", format="localized"),
-            "words": st.column_config.NumberColumn("Words", help="Whitespace-delimited; empty for scripts without spaces between words (see Note)."),
+            "words": st.column_config.NumberColumn("Words", help="Whitespace-delimited; empty for scripts without spaces between words (see the notes under the table)."),
             "chars_per_token": st.column_config.NumberColumn("Chars / token", format="%.2f"),
             "bytes_per_token": st.column_config.NumberColumn("Bytes / token", format="%.2f"),
             "tokens_per_word": st.column_config.NumberColumn("Tokens / word", format="%.2f"),
             "premium": st.column_config.NumberColumn("Premium", format="%.3f×"),
-            "words_note": st.column_config.TextColumn("Note", width="large"),
         },
     )  # fmt: skip
+    if notes:
+        st.caption(
+            "  \n".join(f"**{escape_markdown(lang)}**: {escape_markdown(note)}" for lang, note in notes)
+        )
 
 
 # ---------------------------------------------------------------------------- side by side
@@ -88,7 +95,7 @@ def pair_section(chosen: list[Language], toks: list[Tokenizer], rows: list[Langu
     st.subheader("Side by side, in tokens")
     codes = [l.code for l in chosen]
     by_code = {l.code: l for l in chosen}
-    c1, c2, c3, c4 = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
+    c1, c2, c3, c4 = st.columns([3, 3, 3, 2.5], vertical_alignment="bottom")
     for key, want in (("languages_left", base), ("languages_right", "hi" if base != "hi" else "en")):
         if st.session_state.get(key) not in codes:
             st.session_state[key] = want if want in codes else codes[min(1, len(codes) - 1)]
@@ -110,7 +117,8 @@ def pair_section(chosen: list[Language], toks: list[Tokenizer], rows: list[Langu
         with col:
             prem = f" · premium {row.premium:.2f}×" if row.premium is not None else ""
             st.markdown(
-                f"**{escape_markdown(lang.name)}** · {row.tokens:,} tokens · {len(lang.text):,} characters{prem}"
+                f"**{escape_markdown(lang.name)}** · {plural(row.tokens, 'token')} · "
+                f"{plural(len(lang.text), 'character')}{prem}"
             )
             if end < len(lang.text):
                 st.caption(
@@ -190,7 +198,7 @@ elif toks and base:
         table_section(rows)
     st.download_button(
         "Download the full table (CSV)", language_rows_csv(rows), file_name="language_premiums.csv",
-        mime="text/csv", icon=":material/download:", key="languages_table_csv",
+        mime="text/csv", icon=":material/download:", key="languages_table_csv", on_click="ignore",
     )  # fmt: skip
     cost_section(chosen, base, base_name)
     pair_section(chosen, toks, rows, base)

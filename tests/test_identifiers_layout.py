@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import builtin
@@ -15,7 +18,7 @@ from tokenizer_core.identifiers import (
     remove_blank_lines,
     remove_spans,
 )
-from tokenizer_core.identifiers.layout import comment_spans, layout_stats
+from tokenizer_core.identifiers.layout import code_line_starts, comment_spans, layout_stats
 
 
 def test_detect_indentation():
@@ -97,3 +100,93 @@ def test_contributions_are_differences_of_real_counts(filename):
     records = report.records()
     assert {r["variant"] for r in records} == set(report.tokens)
     assert all(r["difference"] == 0 for r in records if r["variant"] == "as written")
+
+
+# ---------------------------------------------------------------- the unit, from code lines only
+
+
+def tokenize_steps(code: str) -> set[str]:
+    """The indentation steps CPython's own tokenizer sees (an answer from outside our code): the
+    text each INDENT adds to the enclosing level, e.g. {"    "} for a file indented by 4."""
+    import io
+    import tokenize
+
+    levels, steps = [""], set()
+    for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+        if tok.type == tokenize.INDENT:
+            steps.add(tok.string[len(levels[-1]) :])
+            levels.append(tok.string)
+        elif tok.type == tokenize.DEDENT:
+            levels.pop()
+    return steps
+
+
+def stdlib_source(module: str) -> str:
+    import importlib
+
+    return Path(importlib.import_module(module).__file__).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("module", ["textwrap", "heapq", "bisect", "string", "csv", "json.decoder"])
+def test_standard_library_files_are_indented_by_4(module):
+    """textwrap.py was reported as "2 spaces": its docstring text sits at 6, 10 and 14 spaces."""
+    code = stdlib_source(module)
+    assert tokenize_steps(code) == {"    "}
+    found = detect_indentation(code, lexed=lex(code, "python"))
+    assert (found.style, found.unit, found.describe()) == ("spaces", 4, "4 spaces")
+    stats = layout_stats(code, lex(code, "python"))
+    assert stats.indentation.describe() == "4 spaces"
+
+
+def test_textwrap_reads_as_4_only_from_its_code_lines():
+    code = stdlib_source("textwrap")
+    assert detect_indentation(code).unit == 2  # every line counted: its docstrings decide
+    lines, starts = code.split("\n"), code_line_starts(code, lex(code, "python"))
+    width = [len(ln) - len(ln.lstrip(" ")) for ln in lines]
+    code_widths = Counter(w for w, is_code in zip(width, starts) if is_code and w)
+    assert all(w % 4 == 0 for w, _ in code_widths.most_common(4))  # alignment inside brackets aside
+    assert {6, 10, 14} <= {w for w, is_code, ln in zip(width, starts, lines) if not is_code and ln.strip()}
+
+
+def test_a_file_indented_by_2():
+    """Google's protobuf runtime (a Streamlit dependency) is written with 2-space indentation."""
+    import google.protobuf.json_format as jf
+
+    code = Path(jf.__file__).read_text(encoding="utf-8")
+    assert tokenize_steps(code) == {"  "}
+    assert detect_indentation(code, lexed=lex(code, "python")).describe() == "2 spaces"
+
+
+TABS_WITH_SPACED_DOCSTRINGS = (
+    "class Spec:\n"
+    '\t"""A spec.\n'
+    "\n"
+    "    The text of a docstring, indented with spaces\n"
+    "      as its author liked.\n"
+    '\t"""\n'
+    "\n"
+    "\tdef match(self, path):\n"
+    "\t\tif path:\n"
+    "\t\t\treturn True  # a comment\n"
+    "\t\treturn False\n"
+)
+
+
+def test_a_file_indented_with_tabs():
+    code = TABS_WITH_SPACED_DOCSTRINGS
+    assert tokenize_steps(code) == {"\t"}
+    assert detect_indentation(code).style == "mixed"  # every line counted: the docstring's spaces
+    found = detect_indentation(code, lexed=lex(code, "python"))
+    assert (found.style, found.describe()) == ("tabs", "tabs")
+    pathspec = pytest.importorskip("pathspec.pathspec")  # written with tabs (installed with mypy)
+    real = Path(pathspec.__file__).read_text(encoding="utf-8")
+    assert tokenize_steps(real) == {"\t"}
+    assert detect_indentation(real, lexed=lex(real, "python")).style == "tabs"
+
+
+def test_code_line_starts():
+    code = "x = '''a\n      b'''\n# c\n"
+    assert code_line_starts(code, lex(code, "python")) == [True, False, False, False]
+    js = "function f() {\n  /* a block\n     comment */\n  return `a\n      b`;\n}\n"
+    assert code_line_starts(js, lex(js, "javascript")) == [True, False, False, True, False, True, False]
+    assert detect_indentation(js, lexed=lex(js, "javascript")).unit == 2

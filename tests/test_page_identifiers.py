@@ -66,9 +66,7 @@ def test_filters_and_inspect(page):
     run(page)
     assert set(table(page)["identifier"]) == {"MAX_RESERVATION_MINUTES"}
     assert page.selectbox(key="identifiers_inspect").value == "MAX_RESERVATION_MINUTES"
-    naming = next(
-        df.value for df in page.dataframe if "style" in df.value.columns and "name" in df.value.columns
-    )
+    naming = next(t.value for t in page.table if "style" in t.value.columns and "name" in t.value.columns)
     assert "maxReservationMinutes" in set(naming["name"])
     page.text_input(key="identifiers_filter").input("no such name")
     run(page)
@@ -119,7 +117,7 @@ def test_every_tab(page):
     open_tab(page, "Naming styles")
     page.text_input(key="identifiers_try_name").input("get user by id")
     run(page)
-    tables = [df.value for df in page.dataframe]
+    tables = [df.value for df in page.dataframe] + [t.value for t in page.table]
     tried = next(t for t in tables if "name" in t.columns and "getUserById" in set(t["name"]))
     assert tried[tried["name"] == "getUserById"]["cl100k_base"].iloc[0] == builtin("cl100k_base").count(
         "getUserById"
@@ -239,3 +237,14 @@ def test_most_expensive_names_default_to_what_they_cost_in_the_file(page):
     for order in ("per_char", "alone", "uses", "name"):
         page.selectbox(key="identifiers_sort").set_value(order)
         run(page)
+
+
+def test_layout_reads_textwrap_as_indented_by_4(page):
+    """Python's textwrap.py (indented by 4, docstring text at 6, 10 and 14 spaces) read as "2 spaces"."""
+    import textwrap
+    from pathlib import Path
+
+    page.text_area(key="identifiers_text").input(Path(textwrap.__file__).read_text(encoding="utf-8"))
+    open_tab(page, "Layout")
+    assert metric(page, "Indentation") == "4 spaces"
+    assert any("the detected unit (4 spaces)" in m.value for m in page.markdown)

@@ -152,7 +152,7 @@ def set_model(model: BPEModel, fp: str | None) -> None:
 def options_form(word_counts_mode: bool) -> BPEOptions | None:
     """The training options, each explained; None (with a message) when they are unusable."""
     with st.container(border=True):
-        c1, c2, c3 = st.columns(3)
+        c1, c2, c3 = st.columns([1, 1.4, 1])  # the middle one holds the longest choice (pre-tokenization)
         with c1:
             symbols = st.radio(
                 "Start symbols", list(SYMBOL_KINDS), format_func=SYMBOL_KINDS.get, key="bpe_symbols",
@@ -275,7 +275,7 @@ def merge_detail(model: BPEModel, k: int) -> None:
         st.markdown(
             f"**Merge {k}:** {markdown_code(bpe_symbol_label(step.left))} + "
             f"{markdown_code(bpe_symbol_label(step.right))} → {new} "
-            f"({step.count:,} occurrences)"
+            f"({plural(step.count, 'occurrence')})"
         )
     if not step.candidates:
         st.caption("This model was loaded from a file: the pairs that competed were not saved.")
@@ -469,7 +469,7 @@ def use_section(model: BPEModel | None, k: int) -> None:
         if model is not None:
             st.download_button(
                 "Download the merges (JSON)", save_bpe_model(model), file_name=f"bpe-{model.n_merges}-merges.json",
-                mime="application/json", key="bpe_download", icon=":material/download:",
+                mime="application/json", key="bpe_download", icon=":material/download:", on_click="ignore",
             )  # fmt: skip
             st.caption("Versioned, readable JSON: the options, then one merge per line (left, right, count, "
                        "corpus tokens after it).")  # fmt: skip

@@ -116,17 +116,19 @@ def chat_editor(
     message_tokens = message_tokens or {}
     for i, mid in enumerate(list(ids)):
         with st.container(border=True):
-            c1, c2, c3, c4, c5 = st.columns([3, 2, 1, 1, 1], vertical_alignment="bottom")
+            c1, c2 = st.columns([3, 4], vertical_alignment="bottom")
             c1.selectbox(
                 f"Message {i + 1}", ROLES, key=f"{key}_role_{mid}", format_func=ROLE_LABELS.get,
             )  # fmt: skip
-            c2.caption(message_tokens.get(i, ""))
-            c3.button("", key=f"{key}_up_{mid}", icon=":material/arrow_upward:", help="Move up",
-                      on_click=_move, args=(key, i, -1), disabled=i == 0)  # fmt: skip
-            c4.button("", key=f"{key}_down_{mid}", icon=":material/arrow_downward:", help="Move down",
-                      on_click=_move, args=(key, i, 1), disabled=i == len(ids) - 1)  # fmt: skip
-            c5.button("", key=f"{key}_rm_{mid}", icon=":material/delete:", help="Remove this message",
-                      on_click=_remove, args=(key, i))  # fmt: skip
+            # one row, also on a phone; icon buttons whose labels are their names for screen readers
+            with c2.container(horizontal=True, vertical_alignment="center", key=f"icons_{key}_{mid}"):
+                st.caption(message_tokens.get(i, ""), width="stretch")
+                st.button(f"Move message {i + 1} up", key=f"{key}_up_{mid}", icon=":material/arrow_upward:",
+                          help="Move up", on_click=_move, args=(key, i, -1), disabled=i == 0)  # fmt: skip
+                st.button(f"Move message {i + 1} down", key=f"{key}_down_{mid}", icon=":material/arrow_downward:",
+                          help="Move down", on_click=_move, args=(key, i, 1), disabled=i == len(ids) - 1)  # fmt: skip
+                st.button(f"Remove message {i + 1}", key=f"{key}_rm_{mid}", icon=":material/delete:",
+                          help="Remove this message", on_click=_remove, args=(key, i))  # fmt: skip
             live_text_area(
                 f"{key}_text_{mid}", label=f"Text of message {i + 1}", height=90,
                 placeholder="Type the message...",

@@ -21,10 +21,15 @@ from tokenizer_core.counter.models import Choice
 from .token_view import token_view
 
 MAX_PIECES = 6_000  # pieces of the request drawn (the counts above cover all of it)
-HOW = {
-    True: "the model's published template, rendered",
-    False: "OpenAI's documented counting rule (no template is published)",
+HOW = {  # short, for the table; HOW_NOTE says what each means
+    True: "published template",
+    False: "OpenAI's counting rule",
 }
+HOW_NOTE = (
+    "Counted by: *published template* = the model's own chat template, rendered and tokenized; "
+    "*OpenAI's counting rule* = OpenAI publishes no template, so the request is counted by its "
+    "documented rule (tokens per message and per reply)."
+)
 
 
 def request_pairs(choices: list[Choice]) -> list[tuple[str, str, list[str], int | None]]:
@@ -131,8 +136,10 @@ def request_section(
             ),
             "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
                                                             help="Of the window in the Context window column"),
+            "Counted by": st.column_config.TextColumn(help=HOW_NOTE),
         },
     )  # fmt: skip
+    st.caption(HOW_NOTE)
     if tools and any(not r.get("tools_counted", True) for r in rows):
         st.caption(
             "Tools are counted where a family publishes how they enter the prompt (Llama 3.1, Qwen, Mistral); "

@@ -116,17 +116,24 @@ def table_section(result: ChunkResult) -> None:
             "tokens": st.column_config.ProgressColumn("tokens", format="%d", min_value=0, max_value=max(result.size, 1)),
             "start": st.column_config.NumberColumn("start", format="%d"),
             "end": st.column_config.NumberColumn("end", format="%d"),
+            # fixed widths for the text columns: the table fits the page; hover a cell for all of it
+            "section": st.column_config.TextColumn("section", width="medium"),
+            "first words": st.column_config.TextColumn("first words", width="large"),
         },
     )  # fmt: skip
     stem = f"chunks_{result.strategy}_{result.tokenizer_id}_{result.size}"
     c1, c2, _ = st.columns([1, 1, 2])
-    c1.download_button(  # files built on click, not on every rerun (each is about the document's size)
+    # Each file is built when its button is clicked (it is about the document's size), and a click
+    # does not rerun the page: a rerun gives every button a new file id and retires the old ones,
+    # so a second click that left the browser before the rerun's new ids arrived found no file.
+    c1.download_button(
         "Download JSONL", lambda: chunks_to_jsonl(result.chunks, tokenizer_id=result.tokenizer_id, strategy=result.strategy),
         file_name=f"{stem}.jsonl", mime="application/jsonl", icon=":material/download:", key="chunks_jsonl",
+        on_click="ignore",
     )  # fmt: skip
     c2.download_button(
         "Download CSV", lambda: chunks_to_csv(result.chunks), file_name=f"{stem}.csv", mime="text/csv",
-        icon=":material/download:", key="chunks_csv",
+        icon=":material/download:", key="chunks_csv", on_click="ignore",
     )  # fmt: skip
 
 

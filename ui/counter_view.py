@@ -19,6 +19,7 @@ from tokenizer_core import (
     count_table,
     escape_markdown,
     legend_html,
+    plural,
     rows_to_csv,
     token_count,
     unshared_boundaries,
@@ -139,7 +140,7 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
     c1.altair_chart(token_count_chart(rows), width="stretch")
     c2.download_button(
         "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
-        icon=":material/download:", key="counter_csv",
+        icon=":material/download:", key="counter_csv", on_click="ignore",
     )  # fmt: skip
 
 
@@ -200,7 +201,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         )
         panes.append(
             TokenPane(
-                tok.info.name, shown, note=f"{token_count(segs):,} tokens in this part", caption=caption,
+                tok.info.name, shown, note=f"{plural(token_count(segs), 'token')} in this part", caption=caption,
                 marked=mk,
             )
         )  # fmt: skip
@@ -245,12 +246,12 @@ def share_section(
 
 def about_tokenizers() -> None:
     with st.expander("About these tokenizers", icon=":material/info:"):
-        st.dataframe(
+        st.table(  # text in every column: a static table wraps it to the page's width
             pd.DataFrame(
                 [
                     {
                         "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
-                        "Vocabulary": i.vocab_size, "Data source": i.source, "License": i.license,
+                        "Vocabulary": f"{i.vocab_size:,}", "Data source": i.source, "License": i.license,
                         "Notes": i.notes,
                     }
                     for i in tokenizer_infos()

@@ -39,6 +39,7 @@ from tokenizer_core import (
     naming_costs,
     parse_vocab,
     pieces_html,
+    plural,
     rewrite_costs,
     split_identifier,
     style_summary,
@@ -174,7 +175,7 @@ def greedy_vocab() -> tuple[tuple[str, ...], str | None]:
 
 
 def options_row() -> tuple[list[str], bool, bool, bool]:
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
     with c1:
         ids = tokenizer_select("identifiers_tokenizers")
     with c2:
@@ -206,7 +207,9 @@ def naming_table(name: str, toks: list[Tokenizer], *, caption: str) -> None:
             rec[f"{t.info.name} after a space"] = c.tokens_after_space[t.id]
         records.append(rec)
     st.markdown(caption)
-    st.dataframe(pd.DataFrame(records), hide_index=True)
+    # a static table: its headers wrap, so every tokenizer's columns fit the page (a data grid
+    # cut "Llama 3 after a space" at 1400 px and needed sideways scrolling on a phone)
+    st.table(pd.DataFrame(records), hide_index=True)
     if len(costs) == 1:
         st.caption("A single word reads the same in every style except for its case.")
     st.caption("kebab-case is a valid name only in shell, CSS, Lisp and URLs; it is shown for comparison.")
@@ -347,7 +350,8 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
         result = greedy_split(text, vocab)
         st.html(f'<div class="tw-greedy" style="font-family:monospace;font-size:1.05rem;line-height:2;line-break:anywhere">'
                 f"{pieces_html(greedy.segments(text), show_whitespace=True)}</div>")  # fmt: skip
-        st.markdown(f"**{len(text)} characters → {result.count} tokens** ({result.unknown} unknown characters)"
+        st.markdown(f"**{plural(len(text), 'character')} → {plural(result.count, 'token')}** "
+                    f"({plural(result.unknown, 'unknown character')})"
                     if text else "Type some text to split.")  # fmt: skip
         if text and toks:
             st.caption("The same text in the real tokenizers: " + ", ".join(

@@ -117,6 +117,7 @@ export default function (component) {
   }
   s.data = data;
   root.querySelector(".tw-live-label").textContent = data.label;
+  box.setAttribute("aria-label", data.label);  // the label above is not a <label for>: name the box itself
   box.placeholder = data.placeholder;
   box.style.height = box.style.height || data.height + "px";
   if (data.value !== null && data.value !== undefined && data.rev !== s.rev) {

@@ -24,6 +24,27 @@ MULTISELECT_CSS = """
 """
 
 
+# Icon buttons: a button inside a container whose key starts with "icons_" shows its icon only.
+# Its label stays in the page, visually hidden, so that it is the button's accessible name (an
+# icon-only st.button is named after the icon's ligature: a screen reader said "delete icon").
+ICON_BUTTON_CSS = """
+[class*="st-key-icons_"] button [data-testid="stMarkdownContainer"] {
+  position: absolute !important; width: 1px !important; height: 1px !important; margin: -1px;
+  padding: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; border: 0;
+}
+"""
+# Static tables (st.table) on a phone: tighter cells, and headers and names may wrap anywhere,
+# so a table of a few columns fits the screen instead of scrolling sideways.
+TABLE_CSS = """
+@media (max-width: 640px) {
+  div.stTable table th, div.stTable table td { padding: 0.3rem 0.35rem; font-size: 0.8rem; }
+  div.stTable table th, div.stTable table td, div.stTable table :is(th, td) * {
+    white-space: normal !important; overflow-wrap: anywhere !important;
+  }
+}
+"""
+
+
 def app_style() -> None:
     """Inject the app's CSS (a style-only `st.html` takes no space on the page)."""
-    st.html(f"<style>{MULTISELECT_CSS}</style>")
+    st.html(f"<style>{MULTISELECT_CSS}{ICON_BUTTON_CSS}{TABLE_CSS}</style>")

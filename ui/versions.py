@@ -190,8 +190,10 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
         d1.markdown(f"**{escape_markdown(v.name)}** · {v.kind} · {size}")
         d2.button("Load into the editor", key=f"counter_version_load_{i}", on_click=_load_into_editor, args=(v,),
                   type="tertiary")  # fmt: skip
-        d3.button("", key=f"counter_version_rm_{i}", icon=":material/delete:", help="Remove this version",
-                  on_click=_remove, args=(i,))  # fmt: skip
+        # an icon button: its label, hidden by ui/style.py, is its name for screen readers
+        with d3.container(key=f"icons_counter_version_{i}"):
+            st.button(f"Remove version {v.name}", key=f"counter_version_rm_{i}", icon=":material/delete:",
+                      help="Remove this version", on_click=_remove, args=(i,))  # fmt: skip
     if len(pvs) < 2:
         st.caption(
             "Save two or more versions (edit the prompt between saves) to compare their tokens and cost."

@@ -160,7 +160,7 @@ def text_source(
                 st.session_state[prev_key], st.session_state.get(text_key, ""),
             )  # fmt: skip
 
-    c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+    c1, c2 = st.columns([2, 3], vertical_alignment="bottom")  # room for the longest sample name
     with c1:
         st.file_uploader(
             "Upload a text file", type=list(extensions), key=f"{key}_upload", on_change=on_upload,
@@ -168,7 +168,7 @@ def text_source(
             help="UTF-8 or UTF-16 text: " + ", ".join(f".{e}" for e in extensions[:12]) + ", ...",
         )  # fmt: skip
     with c2:
-        s1, s2 = st.columns([3, 2], vertical_alignment="bottom")
+        s1, s2 = st.columns([3, 1], vertical_alignment="bottom")
         s1.selectbox("Sample", list(samples), key=f"{key}_sample")
         s2.button("Load sample", key=f"{key}_load_sample", on_click=on_sample, width="stretch")
     if err_key in st.session_state:
@@ -180,7 +180,7 @@ def text_source(
         text = live_text_area(text_key, label=label, height=height, placeholder=placeholder)
     else:
         text = st.text_area(
-            label, key=text_key, height=height, placeholder=placeholder, persist_state="session",
+            label, key=text_key, height=height, placeholder=placeholder,
         ) or ""  # fmt: skip
     if st.session_state.get(prev_key):
         st.button(
@@ -309,7 +309,9 @@ def custom_tokenizer_sidebar() -> None:
         for tid, tok in list(session_tokenizers().items()):
             c1, c2 = st.columns([4, 1], vertical_alignment="center")
             c1.text(f"{tok.info.name} · {tok.info.family} · {tok.n_vocab:,}")
-            c2.button(
-                "", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
-                on_click=remove_session_tokenizer, args=(tid,),
-            )  # fmt: skip
+            # an icon button: its label, hidden by ui/style.py, is its name for screen readers
+            with c2.container(key=f"icons_custom_tok_{tid}"):
+                st.button(
+                    f"Remove {tok.info.name}", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
+                    on_click=remove_session_tokenizer, args=(tid,),
+                )  # fmt: skip

@@ -22,13 +22,14 @@ Contributions are measured separately against the original file, so they overlap
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
-from .lexer import COMMENT, LexResult
+from .lexer import COMMENT, STRING, LexResult
 
 ORIGINAL = "as written"
 TABS, TWO, FOUR, NO_INDENT = "tabs", "2 spaces", "4 spaces", "no indentation"
@@ -67,17 +68,48 @@ class Indentation:
         return base + (" (some lines use tabs)" if self.style == "mixed" else "")
 
 
-def detect_indentation(code: str) -> Indentation:
+def code_line_starts(code: str, lexed: LexResult) -> list[bool]:
+    """For each line: does it start with code? False for blank lines, lines that begin inside a
+    string or comment begun on an earlier line (a docstring's text), and comment-only lines.
+
+    For ``code = "x = '''a\\n      b'''\\n# c\\n"``:
+    ``code_line_starts(code, lex(code, "python")) -> [True, False, False, False]``.
+    """
+    lexemes = lexed.lexemes
+    starts = [x.start for x in lexemes]
+    out = []
+    pos = 0
+    for line in code.split("\n"):
+        first = len(line) - len(line.lstrip(" \t"))
+        at = pos + first
+        pos += len(line) + 1
+        if first == len(line) or not line.strip():
+            out.append(False)
+            continue
+        i = bisect.bisect_right(starts, at) - 1
+        if i < 0 or not lexemes[i].start <= at < lexemes[i].end:
+            out.append(True)
+            continue
+        x = lexemes[i]
+        out.append(not (x.kind == COMMENT or (x.kind == STRING and x.start < at)))
+    return out
+
+
+def detect_indentation(code: str, *, lexed: LexResult | None = None) -> Indentation:
     """The indentation style and the most common step between indentation widths.
 
-    ``detect_indentation("if x:\\n    y\\n").unit -> 4``
+    ``detect_indentation("if x:\\n    y\\n").unit -> 4``. With the file's `lexed` lexemes only
+    lines that start with code count: a docstring's text or a comment indented its own way
+    (Python's textwrap.py has docstring lines at 6, 10 and 14 spaces) does not decide the unit.
     """
     tab_lines = space_lines = 0
     steps: Counter[int] = Counter()
     widths: list[int] = []
     prev = 0
-    for line in code.split("\n"):
-        if not line.strip():
+    lines = code.split("\n")
+    counted = code_line_starts(code, lexed) if lexed is not None else [bool(ln.strip()) for ln in lines]
+    for line, is_code in zip(lines, counted):
+        if not is_code:
             continue
         lead = _LEADING.match(line).group()
         if lead.startswith("\t"):
@@ -184,7 +216,7 @@ def remove_blank_lines(code: str) -> str:
 
 def layout_variants(code: str, lexed: LexResult) -> dict[str, str]:
     """Every variant named in VARIANTS (docstrings only when the file has some)."""
-    ind = detect_indentation(code)
+    ind = detect_indentation(code, lexed=lexed)
     out = {ORIGINAL: code}
     for name, unit in REINDENT_UNITS.items():
         out[name] = reindent(code, unit, indentation=ind)
@@ -259,7 +291,7 @@ def layout_stats(code: str, lexed: LexResult) -> LayoutStats:
         comment_lines=comment_only,
         comment_chars=sum(e - s for s, e in spans),
         docstrings=len(lexed.docstrings),
-        indentation=detect_indentation(code),
+        indentation=detect_indentation(code, lexed=lexed),
     )
 
 

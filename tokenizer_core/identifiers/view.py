@@ -41,8 +41,12 @@ _SPLITS_CSS = (
     ".tw-splits table{border-collapse:collapse;font-size:0.85rem;width:100%}"
     ".tw-splits thead{position:sticky;top:0;background:#f6f8fa}"
     ".tw-splits th,.tw-splits td{padding:4px 10px;border-bottom:1px solid #eaeef2;vertical-align:top;"
-    "white-space:nowrap;text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-    ".tw-splits th{font-family:inherit}.tw-splits .cut{color:#cf222e}"
+    "text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
+    # a split wraps between its tokens, and a token only when it is wider than its column (as in
+    # the token views), so the table fits the page, on a phone too
+    ".tw-splits td{white-space:normal;line-height:1.7;overflow-wrap:anywhere}"
+    ".tw-splits td span{display:inline-block;max-width:100%;white-space:pre-wrap}"
+    ".tw-splits th{font-family:inherit;white-space:nowrap}.tw-splits .cut{color:#cf222e}"
 )
 _MUTED = {COMMENT: "color:#6e7781;font-style:italic", STRING: "color:#0a3069"}
 
@@ -277,7 +281,10 @@ def identifier_costs_html(row: IdentifierRow, tokenizer_names: Sequence[str]) ->
     One table row per tokenizer, in the order of `row.costs` (e.g. ``cl100k_base | calculate|_total 2
     | ⋅calculate|_total 2 | yes``). Labels are escaped; the splits share one stylesheet, emitted first.
     """
-    table = ['<div style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
+    # the splits wrap between tokens (as in the split table), so the table fits a phone
+    table = ["<style>.tw-costs td span{display:inline-block;max-width:100%;white-space:pre-wrap}"
+             ".tw-costs td{overflow-wrap:anywhere}</style>",
+             '<div class="tw-costs" style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
              "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
              "<th style='text-align:left;padding:3px 10px'>alone</th>"
              "<th style='text-align:left;padding:3px 10px'>in the code (first use)</th>"

@@ -1,0 +1,243 @@
+"""Every setting of every page survives the session (ui/settings.py), in Chromium: each test sets
+every widget of one page to a value that is not its default, visits every other page through the
+app's navigation, comes back and finds every value as it was; then the websocket drops and the
+page reconnects to the same session, and every value is still there."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import settings_driver as d
+
+pytestmark = pytest.mark.e2e
+
+
+def round_trip(app, title: str, expected: dict) -> None:
+    """Other pages and back, then a reconnect: the page shows `expected` each time."""
+    d.visit_every_other_page(app, title)
+    assert d.settings(app) == expected
+    d.reconnect(app)
+    assert d.settings(app) == expected
+    d.visit_every_other_page(app, title)  # the server kept them too, not only the browser
+    assert d.settings(app) == expected
+
+
+def test_chunk_previewer(app_page):
+    app = app_page
+    d.keep_sockets(app)
+    app.goto("chunks")
+    start = d.settings(app)
+    d.choose(app, "chunks_sample", "Python module")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.text(app, "chunks_text", d.settings(app)["chunks_text"] + "\n# kept across pages\n")
+    d.choose(app, "chunks_strategy", "Token windows")
+    d.choose(app, "chunks_tokenizer", "o200k_base")
+    d.choose(app, "chunks_model", "BGE v1.5, E5 v2, BERT-base encoders (512)")
+    assert d.settings(app)["chunks_size"] == "512"  # the model's limit, set by its callback
+    d.number(app, "chunks_size", 8)
+    d.number(app, "chunks_overlap", 2)
+    d.segment(app, "chunks_overlap_unit", "% of size")  # the overlap in tokens is no longer drawn
+    d.number(app, "chunks_overlap_pct", 25.0)
+    d.flip(app, "chunks_ws")
+    d.number(app, "chunks_first", 80)
+    now = d.settings(app)
+    assert d.changed(start, now) == []
+    assert set(now) == set(start) - {"chunks_overlap"} | {"chunks_overlap_pct", "chunks_first"}
+    round_trip(app, "Chunk previewer", now)
+    d.segment(app, "chunks_overlap_unit", "tokens")  # the widget hidden all along kept its value
+    assert d.settings(app)["chunks_overlap"] == "2"
+
+
+IDENTIFIER_TABS = ["Identifiers", "Code view", "Naming styles", "Teaching mode"]  # Layout has no widget
+
+
+def by_tab(app) -> dict[str, dict]:
+    """The settings shown with each tab open (a tab's widgets are drawn only while it is open)."""
+    shown = {}
+    for label in IDENTIFIER_TABS:
+        d.tab(app, "identifiers_tab", label)
+        shown[label] = d.settings(app)
+    return shown
+
+
+def test_code_identifiers(app_page):
+    app = app_page
+    d.keep_sockets(app)
+    app.goto("identifiers")
+    start = by_tab(app)
+    d.tab(app, "identifiers_tab", "Identifiers")
+    d.choose(app, "identifiers_sample", "TypeScript: orders API client")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.text(app, "identifiers_text", d.settings(app)["identifiers_text"] + "\n// kept across pages\n")
+    d.unpick(app, "identifiers_tokenizers", "Llama 3")
+    d.choose(app, "identifiers_language", "TypeScript")
+    for key in ("identifiers_strings", "identifiers_comments", "identifiers_add_greedy"):
+        d.flip(app, key)
+    d.text(app, "identifiers_filter", "e")
+    d.pick(app, "identifiers_styles", "camelCase")
+    d.number(app, "identifiers_min_chars", 5)
+    d.number(app, "identifiers_min_occ", 2)
+    d.choose(app, "identifiers_sort", "name (A to Z)")
+    d.flip(app, "identifiers_builtins")
+    d.slide(app, "identifiers_top_n", 2)
+    d.segment(app, "identifiers_split_mode", "the name in the code")
+    d.choose(app, "identifiers_inspect", "orderId")
+    d.tab(app, "identifiers_tab", "Code view")
+    d.choose(app, "identifiers_view_tok", "cl100k_base")
+    d.number(app, "identifiers_view_line", 10)
+    d.tab(app, "identifiers_tab", "Naming styles")
+    d.text(app, "identifiers_try_name", "fetch_all_orders")
+    d.tab(app, "identifiers_tab", "Teaching mode")
+    d.text(app, "identifiers_greedy_vocab", d.settings(app)["identifiers_greedy_vocab"] + "\norder")
+    d.text(app, "identifiers_greedy_text", "orderTotal = price * qty")
+    now = by_tab(app)  # ends on the teaching tab
+    for label in IDENTIFIER_TABS:
+        assert d.changed(start[label], now[label]) == ["identifiers_tab"], label  # the tab: opened here
+    round_trip(app, "Code identifiers", now["Teaching mode"])
+    assert by_tab(app) == now
+
+
+def test_language_costs(app_page):
+    app = app_page
+    d.keep_sockets(app)
+    app.goto("languages")
+    start = d.settings(app)
+    d.unpick(app, "languages_selected", "Greek")
+    d.unpick(app, "languages_tokenizers", "Mistral Tekken")
+    d.choose(app, "languages_base", "Hindi")
+    d.number(app, "languages_requests", 5_000)
+    d.number(app, "languages_in_tokens", 2_000)
+    d.number(app, "languages_out_tokens", 777)
+    d.slide(app, "languages_share", -1)
+    d.unpick(app, "languages_cost_models", "Mistral NeMo")
+    d.choose(app, "languages_left", "Spanish")
+    d.choose(app, "languages_right", "Japanese")
+    d.choose(app, "languages_pair_tok", "cl100k_base")
+    d.flip(app, "languages_pair_ws")
+    now = d.settings(app)
+    assert d.changed(start, now) == []
+    assert set(now) == set(start)
+    round_trip(app, "Language costs", now)
+
+
+def test_bpe_playground_keeps_a_loaded_preset(app_page):
+    """The issue's case: after loading "English prose (4 KB)" and a visit to every other page,
+    no widget is back at its default and the page does not ask to retrain."""
+    app = app_page
+    app.goto("bpe")
+    d.choose(app, "bpe_corpus_sample", "English prose (4 KB)")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.slide(app, "bpe_step", 3)
+    now = d.settings(app)
+    assert (now["bpe_merges"], now["bpe_pretok"], now["bpe_step"]) == (
+        "300",
+        "regex: cl100k_base (GPT-4, GPT-3.5)",
+        ["4"],
+    )
+    d.visit_every_other_page(app, "BPE playground")
+    assert d.settings(app) == now
+    expect(app.main.get_by_text("Trains for 300 merges, pairs seen at least once.")).to_be_visible()
+    expect(app.main.get_by_text("The corpus or the options changed")).to_have_count(0)
+
+
+def test_bpe_playground(app_page):
+    app = app_page
+    d.keep_sockets(app)
+    app.goto("bpe")
+    start = d.settings(app)
+    d.choose(app, "bpe_corpus_sample", "English prose (4 KB)")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.text(app, "bpe_corpus_text", d.settings(app)["bpe_corpus_text"] + " Settings stay put.")
+    assert d.settings(app)["bpe_symbols"] == "UTF-8 bytes (byte-level)"  # the preset's (it was characters)
+    d.choose(app, "bpe_marker", "custom...")
+    d.text(app, "bpe_marker_custom", "##")
+    d.choose(app, "bpe_pretok", "regex: Llama 3")
+    d.radio(app, "bpe_tie", "first seen (corpus order, left to right)")
+    d.number(app, "bpe_merges", 250)
+    d.radio(app, "bpe_stop", "a vocabulary size")  # the number of merges is no longer drawn
+    d.number(app, "bpe_vocab", 700)
+    d.number(app, "bpe_minfreq", 3)
+    d.slide(app, "bpe_step", 3)
+    d.segment(app, "bpe_words_order", "Most frequent")
+    d.text(app, "bpe_probe", "settings survive")
+    d.text(app, "bpe_reg_name", "kept name")
+    d.flip(app, "bpe_reg_partial")
+    d.radio(app, "bpe_format", "word counts")
+    now = d.settings(app)
+    assert d.changed(start, now) == []
+    assert set(now) == set(start) - {"bpe_merges"} | {"bpe_marker_custom", "bpe_vocab"}
+    round_trip(app, "BPE playground", now)
+    d.radio(app, "bpe_stop", "a number of merges")
+    assert d.settings(app)["bpe_merges"] == "250"
+
+
+def test_prompt_workspace(app_page):
+    app = app_page
+    d.keep_sockets(app)
+    app.goto("")
+    start = d.settings(app)
+    sidebar = '[data-testid="stSidebar"]'
+    app.page.get_by_test_id("stSidebar").get_by_text("Your own tokenizers").click()
+    side_start = d.settings(app, root=sidebar)
+    # the model picker's labels name a model first ("GPT-4 · ..."): matched by that only
+    d.unpick(app, "counter_tokenizers", re.compile(r"^Remove GPT-4 ·"))
+    d.pick(app, "counter_tokenizers", "Qwen3 ·", typed="Qwen3")
+    d.choose(app, "counter_ctx", "Custom...")
+    d.number(app, "counter_ctx_custom", 50_000)
+    d.choose(app, "counter_sample", "Python code")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    long = (d.settings(app)["counter_text_live_box"] + "\n") * 12  # over 12,000 characters: shown in parts
+    assert 12_000 < len(long) < 30_000
+    d.live_text(app, "counter_text", long)
+    d.number(app, "counter_part", 2)
+    d.flip(app, "counter_special")
+    d.segment(app, "counter_view", "Token IDs")
+    d.flip(app, "counter_ws")
+    d.flip(app, "counter_diff")
+    d.number(app, "counter_out_tokens", 777)
+    d.number(app, "counter_requests", 5_000)
+    for name in ("v1", "v2"):
+        d.text(app, "counter_version_name", name)
+        app.run(lambda: app.main.get_by_role("button", name="Save the prompt as a version").click())
+    d.text(app, "counter_version_name", "draft")
+    d.choose(app, "counter_cmp_a", "v2")
+    d.choose(app, "counter_cmp_b", "v1")
+    d.choose(app, "counter_cmp_tok", "Llama 3")
+    text_mode = d.settings(app)
+    assert d.changed(start, text_mode) == ["counter_mode"]  # set below
+
+    d.segment(app, "counter_mode", "Chat request")
+    # the baseline of a widget drawn in both modes is its value at the start (or: set in text mode)
+    chat_start = {**d.settings(app), **{k: "set in text mode" for k in text_mode}, **start}
+    first, second = messages(app)
+    d.choose(app, f"counter_chat_role_{first}", "Developer")
+    d.live_text(app, f"counter_chat_text_{first}", "Answer in one sentence.")
+    d.choose(app, f"counter_chat_role_{second}", "Assistant")
+    d.live_text(app, f"counter_chat_text_{second}", "Your order ships on Friday.")
+    app.main.get_by_text("Tools (function definitions, JSON Schema)").click()
+    d.text(app, "counter_chat_tools", '[{"name": "get_weather", "parameters": {"type": "object"}}]')
+    d.choose(app, "counter_request_pick", re.compile(r"^Qwen3\b"))
+    chat_mode = d.settings(app)
+    assert d.changed(chat_start, chat_mode) == []
+
+    d.choose(app, "custom_tok_pattern", "Llama 3")
+    d.text(app, "custom_tok_name", "mine")
+    d.radio(app, "custom_tok_kind", "tokenizer.json")  # the pattern is no longer drawn
+    side = d.settings(app, root=sidebar)
+    assert d.changed(side_start, side) == []
+
+    round_trip(app, "Prompt workspace", chat_mode)
+    assert d.settings(app, root=sidebar) == side
+    d.segment(app, "counter_mode", "Text")
+    assert d.settings(app) == {**text_mode, "counter_mode": ["Text"]}
+    d.radio(app, "custom_tok_kind", ".tiktoken")
+    assert d.settings(app, root=sidebar)["custom_tok_pattern"] == "Llama 3"
+
+
+def messages(app) -> list[str]:
+    """The ids of the chat's messages, in order (their widgets' keys end with them)."""
+    roles = [k for k in d.settings(app) if k.startswith("counter_chat_role_")]  # in page order
+    return [k.rsplit("_", 1)[1] for k in roles]
