@@ -138,12 +138,20 @@ class Rerun:
 class Session:
     """One browser tab, as the Streamlit frontend speaks to the server (no browser)."""
 
-    def __init__(self, port: int, path: str = "", *, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, port: int, path: str = "", *, headers: dict[str, str] | None = None, fragments: bool = True
+    ) -> None:
         self.port, self.path, self.headers = port, path, headers or {}
         self.ws = None
         self.widgets: dict[str, tuple[str, str]] = {}  # user key -> (widget id, element kind)
         self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): resent each rerun
         self.data: dict[str, object] = {}  # component (st.components.v2) id -> its data in the last delta
+        self.fragment_of: dict[str, str] = {}  # widget id -> the fragment (st.fragment) that drew it
+        # As the browser does: a change to widgets that are all in one fragment reruns that fragment
+        # only (False: every change reruns the whole page, as this client did before).
+        self.fragments = fragments
+        self._changed: set[str] = set()
+        self._answered_first_view = False
         self.page_hash = ""
 
     async def open(self, timeout: float = 120) -> Rerun:
@@ -177,9 +185,11 @@ class Session:
             _, old = self.values.get(wid, ("json_value", "{}"))
             state = {**json.loads(str(old)), "typed": {"text": value, "rev": data["rev"]}}
             self.values[wid] = ("json_value", json.dumps(state))
+            self._changed.add(wid)
             return
         fld = "string_value" if isinstance(value, str) else "int_value"
         self.values[self.widget_id(key)] = (fld, value)
+        self._changed.add(self.widget_id(key))
 
     async def set(self, *, timeout: float = 120, click: str | None = None, **values: object) -> Rerun:
         """Change widgets by key (str -> string_value, int -> int_value, a live text box -> its
@@ -211,6 +221,11 @@ class Session:
         cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.path}"
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
+        changed = self._changed | ({trigger} if trigger else set())
+        self._changed = set()
+        fragments = {self.fragment_of.get(w, "") for w in changed}
+        if self.fragments and len(fragments) == 1 and (fragment := fragments.pop()):
+            cs.fragment_id = fragment
         for wid, (fld, value) in self.values.items():
             w = cs.widget_states.widgets.add()
             w.id = wid
@@ -236,6 +251,12 @@ class Session:
             kind = fm.WhichOneof("type")
             if kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "add_block":
+                if fm.delta.add_block.id.endswith("_first_view_end") and not self._answered_first_view:
+                    # a page's first view holds the rest until the browser says the top is shown
+                    # (ui/first_view.py): say so, as the page's JavaScript does once it drew it
+                    self._answered_first_view = True
+                    await self._send(None)
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 el = fm.delta.new_element
                 ek = el.WhichOneof("type")
@@ -244,6 +265,7 @@ class Session:
                 wid = getattr(proto, "id", "") if proto is not None else ""
                 if wid and "-" in wid and wid.startswith("$$ID-"):
                     self.widgets[wid.split("-", 2)[2]] = (wid, ek)
+                    self.fragment_of[wid] = fm.delta.fragment_id
                 if ek == "bidi_component" and wid:
                     self.data[wid] = _component_data(proto)
                 if element is not None and element(ek, proto):

@@ -95,8 +95,8 @@ def context_window_input() -> int:
     return CONTEXT_WINDOWS[choice]
 
 
-def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
-    """One metric per tokenizer (models that share one are counted once), the table and chart."""
+def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
+    """One metric per tokenizer (models that share one are counted once), with their notes."""
     by_tok = {g.tokenizer_id: g for g in groups}
     cols = st.columns(min(len(rows), 4))
     for i, (row, tok) in enumerate(zip(rows, toks)):
@@ -112,6 +112,10 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
         st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
     for rule in rule_notes([c for g in groups for c in g.choices]):  # e.g. Gemini: what is counted
         st.caption(escape_markdown(rule))
+
+
+def counts_table(rows: list[CountRow]) -> None:
+    """The counts as a table, a bar chart and a CSV download."""
     df = pd.DataFrame([_row_dict(r) for r in rows])
     st.dataframe(
         df.drop(columns=["tokenizer_id", "context_window"]),
