@@ -7,7 +7,8 @@
 Everything after OUT (and the optional --profile) is the `streamlit` command line. Each time a
 session's script thread runs the script (`ScriptRunner._run_script`, which also covers the
 reruns a run asks for), the thread's CPU time and wall time are noted; when the server exits,
-OUT.runs.json holds them as [[cpu seconds, wall seconds], ...]. With --profile, each run (but
+OUT.runs.json holds them as [[cpu seconds, wall seconds], ...] (also written at once on SIGUSR1,
+so a benchmark can read the runs of one phase). With --profile, each run (but
 the first N with --profile=N, e.g. the warm-up that loads tokenizers) is also profiled with cProfile in that thread (timed by the thread's CPU clock) and OUT.pstats holds them all (read it with
 `python -m pstats OUT.pstats` or bench/profile_report.py); the profiler slows Python code, so
 take CPU figures from a run without it.
@@ -21,6 +22,7 @@ import atexit
 import cProfile
 import json
 import pstats
+import signal
 import sys
 import threading
 import time
@@ -70,6 +72,7 @@ def main() -> None:
                 stats.dump_stats(f"{out}.pstats")
 
     atexit.register(dump)
+    signal.signal(signal.SIGUSR1, lambda *_: dump())
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", *args]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -25,7 +26,7 @@ from tokenizer_core import (
     unshared_boundaries,
     view_windows,
 )
-from tokenizer_core.counter.charts import token_count_chart
+from tokenizer_core.counter.charts import token_count_chart, token_count_data
 from tokenizer_core.counter.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 from tokenizer_core.counter.share import MAX_SHARED_TEXT_BYTES
 from tokenizer_core.portable import portable_all
@@ -69,14 +70,25 @@ def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: boo
     return None
 
 
-@st.cache_data(max_entries=24, ttl=300, show_spinner=False)  # a view page: up to ~1 MB each
-def cached_segments(
-    tokenizer_id: str, text: str, start: int, end: int, allow_special: bool, _tok: Tokenizer
-) -> list[Segment]:
-    segs = _tok.segments(text[start:end], allow_special=allow_special)
-    if start == 0:
-        return segs
-    return [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+SEGMENTS = "counter_segments"  # this session's segments of the part of the text on view
+
+
+def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_special: bool) -> list[Segment]:
+    """`tok`'s segments of ``text[start:end]`` (offsets in `text`), kept for this session while
+    the part on view stays the same: reruns that change nothing in it (a view option, the cost
+    inputs, another page and back) reuse them. Typing changes the text: a cache shared by every
+    session (which pickles what it keeps, ~2-3 ms per 1,000 segments) only cost time there."""
+    part = (text, start, end, allow_special)
+    kept = st.session_state.get(SEGMENTS)
+    if kept is None or kept[0] != part:
+        kept = st.session_state[SEGMENTS] = (part, {})
+    segs = kept[1].get(tok.id)
+    if segs is None:
+        segs = tok.segments(text[start:end], allow_special=allow_special)
+        if start:
+            segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+        kept[1][tok.id] = segs
+    return segs
 
 
 def context_window_input() -> int:
@@ -133,11 +145,42 @@ def counts_table(rows: list[CountRow]) -> None:
         },
     )
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.altair_chart(token_count_chart(rows), width="stretch")
+    c1.vega_lite_chart(counts_chart_spec(rows), width="stretch")
     c2.download_button(
         "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
         icon=":material/download:", key="counter_csv",
     )  # fmt: skip
+
+
+CHART_DATA = "token_counts"  # the name of the counts chart's dataset in its Vega-Lite spec
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _chart_template(tokenizers: tuple[tuple[str, str], ...], _rows: list[CountRow]) -> dict:
+    # Building the Altair chart and validating its spec took ~40-60 ms of CPU on every keystroke,
+    # while only the counts change: the spec depends on the tokenizers (names, colours) alone.
+    spec = token_count_chart(_rows).to_dict()
+    # Streamlit draws an Altair chart under the "none" theme, not Altair's default, and keeps its
+    # data apart from the spec: the same here.
+    if alt.theme.active == "default":
+        for key, value in alt.theme.get()().get("config", {}).get("view", {}).items():
+            if spec.get("config", {}).get("view", {}).get(key) == value:
+                del spec["config"]["view"][key]
+        if spec.get("config", {}).get("view") == {}:
+            del spec["config"]["view"]
+        if spec.get("config") == {}:
+            del spec["config"]
+    spec.pop("datasets", None)
+    spec["data"] = {"name": CHART_DATA}
+    return spec
+
+
+def counts_chart_spec(rows: list[CountRow]) -> dict:
+    """`token_count_chart(rows)` as a Vega-Lite spec with its data as a dataset, for
+    `st.vega_lite_chart`: the spec comes from a cache of one per set of tokenizers."""
+    spec = _chart_template(tuple((r.tokenizer_id, r.tokenizer) for r in rows), rows)  # a copy
+    spec["datasets"] = {CHART_DATA: token_count_data(rows)}
+    return spec
 
 
 def _row_dict(row: CountRow) -> dict:
@@ -169,7 +212,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
         )) - 1  # fmt: skip
         part = min(part, len(windows) - 1)
     start, end, exact = windows[part]
-    seg_lists = [cached_segments(t.id, text, start, end, allow_special, t) for t in toks]
+    seg_lists = [view_segments(text, t, start=start, end=end, allow_special=allow_special) for t in toks]
     marked = unshared_boundaries(*seg_lists) if diff and len(toks) > 1 else [frozenset()] * len(toks)
     if len(windows) > 1:
         note = "" if exact else " Near the start of this part a token may differ from the whole-text count."
