@@ -22,12 +22,14 @@ from ui.counter_view import (
     CUSTOM,
     about_tokenizers,
     context_window_input,
+    count_metrics,
     count_rows,
-    counts_section,
+    counts_table,
     share_section,
     token_views,
 )
 from ui.failures import guarded
+from ui.first_view import end_first_view, first_view, hold
 from ui.models import groups_for, known_choice_ids, model_select
 from ui.prices import current_rate, price_edits
 from ui.state import get_tokenizers
@@ -110,6 +112,7 @@ def workspace(
         rows = request_counts(messages, tools, choices, by_id)
         if choices and toks:
             request_section(rows, messages, tools, window, by_id)
+        hold("counter")  # a first view: the rest once the browser shows this
         totals = {(r["tokenizer_id"], r["format_id"]): r["total"] for r in rows if "total" in r}
         tokens = {
             c.id: totals[(c.tokenizer_id, c.chat_format)]
@@ -126,6 +129,7 @@ def workspace(
             "user content). On: it becomes the single special token the tokenizer reserves for it.",
         )  # fmt: skip
         allow_special = bool(st.session_state.get("counter_special"))
+        counts = None
         if not choices:
             st.info("Choose at least one model or tokenizer above.", icon=":material/arrow_upward:")
         elif not text:
@@ -133,12 +137,15 @@ def workspace(
                 "Paste some text, upload a file or load a sample to see its tokens.", icon=":material/edit:"
             )
         elif (toks := working_tokenizers(toks, [text])) and (
-            rows := count_rows(text, toks, window, allow_special)
+            counts := count_rows(text, toks, window, allow_special)
         ) is not None:
-            rows = with_windows(rows, groups, chosen=window)
-            counts_section(rows, toks, groups)
+            counts = with_windows(counts, groups, chosen=window)
+            count_metrics(counts, toks, groups)
+        hold("counter")  # a first view: the rest once the browser shows the counts
+        if counts is not None:
+            counts_table(counts)
             token_views(text, toks, allow_special)
-            by_tok = {r.tokenizer_id: r.tokens for r in rows}
+            by_tok = {r.tokenizer_id: r.tokens for r in counts}
             tokens = {c.id: by_tok[c.tokenizer_id] for c in choices if c.tokenizer_id in by_tok}
 
     if any(c.model for c in choices):
@@ -183,7 +190,9 @@ groups = groups_for(choices)
 toks, errors = get_tokenizers([g.tokenizer_id for g in groups])
 show_unavailable(errors)
 
+view = first_view("counter")  # a fresh tab: counts first, then the rest (ui/first_view.py)
 workspace(choices, groups, toks, window)
 about_tokenizers()
 if any(c.id not in BUILTINS and c.model is None for c in choices):
     st.caption("Your own tokenizers have no chat format: they count texts only.")
+end_first_view("counter", view)

@@ -36,10 +36,12 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -139,7 +141,8 @@ class Session:
     """One browser tab, as the Streamlit frontend speaks to the server (no browser)."""
 
     def __init__(
-        self, port: int, path: str = "", *, headers: dict[str, str] | None = None, query: str = ""
+        self, port: int, path: str = "", *, headers: dict[str, str] | None = None, query: str = "",
+        fragments: bool = True,
     ) -> None:
         self.port, self.path, self.headers = port, path, headers or {}
         self.query = query  # the page address's query string (a share link's), sent as a browser does
@@ -147,6 +150,12 @@ class Session:
         self.widgets: dict[str, tuple[str, str]] = {}  # user key -> (widget id, element kind)
         self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): resent each rerun
         self.data: dict[str, object] = {}  # component (st.components.v2) id -> its data in the last delta
+        self.fragment_of: dict[str, str] = {}  # widget id -> the fragment (st.fragment) that drew it
+        # As the browser does: a change to widgets that are all in one fragment reruns that fragment
+        # only (False: every change reruns the whole page, as this client did before).
+        self.fragments = fragments
+        self._changed: set[str] = set()
+        self._answered_first_view = False
         self.page_hash = ""
 
     async def open(self, timeout: float = 120) -> Rerun:
@@ -180,9 +189,11 @@ class Session:
             _, old = self.values.get(wid, ("json_value", "{}"))
             state = {**json.loads(str(old)), "typed": {"text": value, "rev": data["rev"]}}
             self.values[wid] = ("json_value", json.dumps(state))
+            self._changed.add(wid)
             return
         fld = "string_value" if isinstance(value, str) else "int_value"
         self.values[self.widget_id(key)] = (fld, value)
+        self._changed.add(self.widget_id(key))
 
     async def set(self, *, timeout: float = 120, click: str | None = None, **values: object) -> Rerun:
         """Change widgets by key (str -> string_value, int -> int_value, a live text box -> its
@@ -217,6 +228,11 @@ class Session:
         )
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
+        changed = self._changed | ({trigger} if trigger else set())
+        self._changed = set()
+        fragments = {self.fragment_of.get(w, "") for w in changed}
+        if self.fragments and len(fragments) == 1 and (fragment := fragments.pop()):
+            cs.fragment_id = fragment
         for wid, (fld, value) in self.values.items():
             w = cs.widget_states.widgets.add()
             w.id = wid
@@ -242,6 +258,12 @@ class Session:
             kind = fm.WhichOneof("type")
             if kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "add_block":
+                if fm.delta.add_block.id.endswith("_first_view_end") and not self._answered_first_view:
+                    # a page's first view holds the rest until the browser says the top is shown
+                    # (ui/first_view.py): say so, as the page's JavaScript does once it drew it
+                    self._answered_first_view = True
+                    await self._send(None)
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 el = fm.delta.new_element
                 ek = el.WhichOneof("type")
@@ -250,6 +272,7 @@ class Session:
                 wid = getattr(proto, "id", "") if proto is not None else ""
                 if wid and "-" in wid and wid.startswith("$$ID-"):
                     self.widgets[wid.split("-", 2)[2]] = (wid, ek)
+                    self.fragment_of[wid] = fm.delta.fragment_id
                 if ek == "bidi_component" and wid:
                     self.data[wid] = _component_data(proto)
                 if element is not None and element(ek, proto):
@@ -295,13 +318,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
+def start_server(
+    port: int, env: dict[str, str], *, app: Path = ROOT, runs: str | None = None
+) -> subprocess.Popen:
+    """`streamlit run streamlit_app.py` in `app` (another checkout of the app to compare), or, with
+    `runs` (a file name prefix), under bench/profiled_server.py, which notes each run's CPU."""
+    start = (
+        [sys.executable, str(ROOT / "bench" / "profiled_server.py"), runs]
+        if runs
+        else [sys.executable, "-m", "streamlit"]
+    )
     cmd = [
-        sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless=true",
+        *start, "run", "streamlit_app.py", "--server.headless=true",
         "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
         "--server.fileWatcherType=none", f"--server.disconnectedSessionTTL={SESSION_TTL}",
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(cmd, cwd=app, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)  # fmt: skip
     for _ in range(300):
         try:
@@ -379,9 +411,26 @@ async def run(args: argparse.Namespace) -> dict:
     env = {"TW_WORKER_IDLE_SECONDS": str(WORKER_IDLE), "MALLOC_ARENA_MAX": args.malloc_arenas}
     if args.in_process:
         env["TW_BPE_IN_PROCESS_MAX_CHARS"] = str(10**9)
-    server = start_server(port, env)
+    runs = os.path.join(tempfile.mkdtemp(prefix="bench-serving-"), "server")
+    server = start_server(port, env, app=args.app, runs=runs)
     mem = MemoryWatch(server.pid)
     res: dict = {"clients": "websocket clients speaking Streamlit's protocol (no browser)"}
+
+    def script_runs() -> list[tuple[float, float]]:
+        """(CPU, wall) seconds of every script run so far, from bench/profiled_server.py."""
+        os.kill(server.pid, signal.SIGUSR1)
+        for _ in range(100):
+            time.sleep(0.05)
+            try:
+                with open(f"{runs}.runs.json") as f:
+                    got = json.load(f)
+                if len(got) >= len(res.get("_runs", [])):
+                    res["_runs"] = got
+                    return got
+            except (OSError, ValueError):
+                continue
+        return res.get("_runs", [])
+
     try:
         # 1. warm-up
         s = Session(port)
@@ -395,6 +444,10 @@ async def run(args: argparse.Namespace) -> dict:
         res["rss_warm"] = mem.now()
         mem.reset_peak()
 
+        if args.counters_only:  # 3. only: counters alone, with the server's CPU per rerun
+            await _counters_alone(port, args, base, o200k, res, server.pid, script_runs)
+            return res
+
         # 2. twenty sessions come and go (two waves of ten), then every session closed
         come = Counter(o200k)
         for wave in range(2):
@@ -405,10 +458,7 @@ async def run(args: argparse.Namespace) -> dict:
         res["rss_come_and_go"] = mem.now()
 
         # 3. counters alone
-        alone = Counter(o200k)
-        await asyncio.gather(*(counter_session(port, i, args.reruns, base, args.size, alone)
-                               for i in range(args.counters)))  # fmt: skip
-        res["alone"] = alone
+        await _counters_alone(port, args, base, o200k, res, server.pid, script_runs)
 
         # 4. mixed: trainers start first, counters count while they train
         mixed = Counter(o200k)
@@ -439,16 +489,71 @@ async def run(args: argparse.Namespace) -> dict:
     return res
 
 
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far (every thread), from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _counters_alone(port: int, args, base: str, o200k, res: dict, pid: int, script_runs) -> None:
+    """N sessions open the counter, then each sends R texts of ~size characters, all at once."""
+    alone = Counter(o200k)
+    opened = asyncio.Event()
+    ready: list[int] = []
+
+    async def one(i: int) -> None:
+        s = Session(port)
+        try:
+            await s.open()
+            ready.append(i)
+            if len(ready) == args.counters:
+                opened.set()
+            await opened.wait()  # everyone types at once, after every tab has opened
+            for n in range(args.reruns):
+                text = _text(base, i, n, args.size)
+                r = await s.set(counter_text=text)
+                alone.times.append(r.seconds)
+                alone.bytes.append(r.nbytes)
+                want = f"{len(o200k.encode_ordinary(text)):,}"
+                got = metric_values(r).get("o200k_base")
+                if got != want or exceptions(r):
+                    alone.wrong.append(
+                        f"session {i} rerun {n}: o200k shows {got}, expected {want} {exceptions(r)}"
+                    )
+                await asyncio.sleep(0.3 * random.random())
+        finally:
+            await s.close()
+
+    sessions = [asyncio.create_task(one(i)) for i in range(args.counters)]
+    await opened.wait()
+    before_runs, before_cpu = len(script_runs()), process_cpu(pid)
+    await asyncio.gather(*sessions)
+    res["alone_cpu"] = (process_cpu(pid) - before_cpu) / max(1, len(alone.times))
+    res["alone_script_cpu"] = [c for c, _ in script_runs()[before_runs:]]
+    res["alone"] = alone
+
+
 def report(res: dict, args: argparse.Namespace) -> None:
     print(f"Clients: {res['clients']}.")
     print(f"Counters: {args.counters} sessions x {args.reruns} reruns, ~{args.size:,} characters each; "
           f"trainers: {args.trainers} x BPE on {args.corpus:,} characters, {args.merges:,} merges"
           f"{' (in-process, as before the pool)' if args.in_process else ' (worker pool)'}; "
           f"server MALLOC_ARENA_MAX={args.malloc_arenas}.")  # fmt: skip
-    alone, mixed = res["alone"], res["mixed"]
+    alone = res["alone"]
+    print(f"load average {os.getloadavg()[0]:.1f} at the end; app: {args.app}")
     print(
         f"counters alone : {summary(alone.times)}; {statistics.median(alone.bytes) / 1e3:.0f} KB per rerun (median)"
     )
+    cpu = res.get("alone_script_cpu") or [0.0]
+    print(f"  server CPU per rerun: {res['alone_cpu'] * 1000:.0f} ms (the whole process, /proc); script thread "
+          f"{statistics.median(cpu) * 1000:.0f} ms median, {statistics.quantiles(cpu, n=20)[18] * 1000 if len(cpu) > 1 else cpu[0] * 1000:.0f} ms p95 "
+          f"({len(cpu)} runs)")  # fmt: skip
+    if args.counters_only:
+        wrong = alone.wrong
+        print(f"own counts     : {'every session saw its own count' if not wrong else wrong[:5]}")
+        return
+    mixed = res["mixed"]
     print(
         f"counters mixed : {summary(mixed.times)}; {statistics.median(mixed.bytes) / 1e3:.0f} KB per rerun (median)"
     )
@@ -474,6 +579,14 @@ def report(res: dict, args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="4 counters x 3 reruns, 2 trainers on 200K chars")
+    ap.add_argument(
+        "--counters-only",
+        action="store_true",
+        help="only the counters typing at once (10 x 6 reruns by default)",
+    )
+    ap.add_argument(
+        "--app", type=Path, default=ROOT, help="the checkout of the app to serve (default this one)"
+    )
     ap.add_argument("--counters", type=int, default=10)
     ap.add_argument("--reruns", type=int, default=6)
     ap.add_argument("--size", type=int, default=10_000, help="characters per counter text")

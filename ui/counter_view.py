@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -25,7 +26,7 @@ from tokenizer_core import (
     unshared_boundaries,
     view_windows,
 )
-from tokenizer_core.counter.charts import token_count_chart
+from tokenizer_core.counter.charts import token_count_chart, token_count_data
 from tokenizer_core.counter.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 from tokenizer_core.counter.share import PACKED, share_link
 from tokenizer_core.portable import portable_all
@@ -70,14 +71,25 @@ def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: boo
     return None
 
 
-@st.cache_data(max_entries=24, ttl=300, show_spinner=False)  # a view page: up to ~1 MB each
-def cached_segments(
-    tokenizer_id: str, text: str, start: int, end: int, allow_special: bool, _tok: Tokenizer
-) -> list[Segment]:
-    segs = _tok.segments(text[start:end], allow_special=allow_special)
-    if start == 0:
-        return segs
-    return [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+SEGMENTS = "counter_segments"  # this session's segments of the part of the text on view
+
+
+def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_special: bool) -> list[Segment]:
+    """`tok`'s segments of ``text[start:end]`` (offsets in `text`), kept for this session while
+    the part on view stays the same: reruns that change nothing in it (a view option, the cost
+    inputs, another page and back) reuse them. Typing changes the text: a cache shared by every
+    session (which pickles what it keeps, ~2-3 ms per 1,000 segments) only cost time there."""
+    part = (text, start, end, allow_special)
+    kept = st.session_state.get(SEGMENTS)
+    if kept is None or kept[0] != part:
+        kept = st.session_state[SEGMENTS] = (part, {})
+    segs = kept[1].get(tok.id)
+    if segs is None:
+        segs = tok.segments(text[start:end], allow_special=allow_special)
+        if start:
+            segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+        kept[1][tok.id] = segs
+    return segs
 
 
 def context_window_input() -> int:
@@ -97,8 +109,8 @@ def context_window_input() -> int:
     return CONTEXT_WINDOWS[choice]
 
 
-def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
-    """One metric per tokenizer (models that share one are counted once), the table and chart."""
+def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
+    """One metric per tokenizer (models that share one are counted once), with their notes."""
     by_tok = {g.tokenizer_id: g for g in groups}
     cols = st.columns(min(len(rows), 4))
     for i, (row, tok) in enumerate(zip(rows, toks)):
@@ -114,6 +126,10 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
         st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
     for rule in rule_notes([c for g in groups for c in g.choices]):  # e.g. Gemini: what is counted
         st.caption(escape_markdown(rule))
+
+
+def counts_table(rows: list[CountRow]) -> None:
+    """The counts as a table, a bar chart and a CSV download."""
     df = pd.DataFrame([_row_dict(r) for r in rows])
     st.dataframe(
         df.drop(columns=["tokenizer_id"]),
@@ -137,11 +153,42 @@ def counts_section(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tok
         },
     )
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.altair_chart(token_count_chart(rows), width="stretch")
+    c1.vega_lite_chart(counts_chart_spec(rows), width="stretch")
     c2.download_button(
         "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
         icon=":material/download:", key="counter_csv", on_click="ignore",
     )  # fmt: skip
+
+
+CHART_DATA = "token_counts"  # the name of the counts chart's dataset in its Vega-Lite spec
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _chart_template(tokenizers: tuple[tuple[str, str], ...], _rows: list[CountRow]) -> dict:
+    # Building the Altair chart and validating its spec took ~40-60 ms of CPU on every keystroke,
+    # while only the counts change: the spec depends on the tokenizers (names, colours) alone.
+    spec = token_count_chart(_rows).to_dict()
+    # Streamlit draws an Altair chart under the "none" theme, not Altair's default, and keeps its
+    # data apart from the spec: the same here.
+    if alt.theme.active == "default":
+        for key, value in alt.theme.get()().get("config", {}).get("view", {}).items():
+            if spec.get("config", {}).get("view", {}).get(key) == value:
+                del spec["config"]["view"][key]
+        if spec.get("config", {}).get("view") == {}:
+            del spec["config"]["view"]
+        if spec.get("config") == {}:
+            del spec["config"]
+    spec.pop("datasets", None)
+    spec["data"] = {"name": CHART_DATA}
+    return spec
+
+
+def counts_chart_spec(rows: list[CountRow]) -> dict:
+    """`token_count_chart(rows)` as a Vega-Lite spec with its data as a dataset, for
+    `st.vega_lite_chart`: the spec comes from a cache of one per set of tokenizers."""
+    spec = _chart_template(tuple((r.tokenizer_id, r.tokenizer) for r in rows), rows)  # a copy
+    spec["datasets"] = {CHART_DATA: token_count_data(rows)}
+    return spec
 
 
 def _row_dict(row: CountRow) -> dict:
@@ -176,7 +223,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
     seg_lists, drawn = [], []
     for t in toks:  # a user's tokenizer may fail on one part of a text it counted whole
         try:
-            seg_lists.append(cached_segments(t.id, text, start, end, allow_special, t))
+            seg_lists.append(view_segments(text, t, start=start, end=end, allow_special=allow_special))
             drawn.append(t)
         except TokenizerFailed as exc:
             show_failure(exc)

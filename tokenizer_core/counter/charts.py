@@ -11,16 +11,20 @@ from ..tokenizers.colours import PADDING, tokenizer_color
 from .counting import CountRow
 
 
-def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
-    """Horizontal bars: tokens per tokenizer, labelled with the count, fewest on top."""
-    df = pd.DataFrame(
+def token_count_data(rows: Sequence[CountRow]) -> pd.DataFrame:
+    """The data `token_count_chart` draws: one row per tokenizer (name, tokens, chars per token)."""
+    return pd.DataFrame(
         {
             "tokenizer": [r.tokenizer for r in rows],
             "tokens": [r.tokens for r in rows],
             "chars_per_token": [r.chars_per_token or 0.0 for r in rows],
         }
     )
-    base = alt.Chart(df).encode(
+
+
+def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
+    """Horizontal bars: tokens per tokenizer, labelled with the count, fewest on top."""
+    base = alt.Chart(token_count_data(rows)).encode(
         y=alt.Y("tokenizer:N", sort="x", title=None),
         x=alt.X("tokens:Q", title="tokens"),
     )

@@ -9,6 +9,8 @@ real substring of the input and joining all segments gives the input back exactl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate, chain, islice, repeat
+from operator import itemgetter
 from typing import NamedTuple
 
 
@@ -41,36 +43,74 @@ def segments_from_pieces(
     (true for any str that was encoded); a trailing incomplete character is decoded with
     replacement so a caller never gets an exception.
     """
+    if len(ids) != len(pieces):  # zip() below would stop at the shorter one
+        ids, pieces = ids[: len(pieces)], pieces[: len(ids)]
+    # Most tokens are whole characters: decoded one by one, in one pass. Only a token whose bytes
+    # are not valid UTF-8 alone (part of a character) or hold a U+FFFD can start a group.
+    texts = [p.decode("utf-8", "replace") for p in pieces]
+    odd = [i for i, t in enumerate(texts) if "\ufffd" in t]
     segments: list[Segment] = []
-    pending_ids: list[int] = []
-    pending: list[bytes] = []
-    pos = offset
-    for tid, piece in zip(ids, pieces):
-        pending_ids.append(tid)
-        pending.append(piece)
-        if len(pending) == 1 and piece.isascii():
-            # fast path: a token made of ASCII bytes is one or more whole characters
-            text = piece.decode("ascii")
-            segments.append(Segment(pos, pos + len(text), (tid,), text, piece, tid in special_ids))
-            pos += len(text)
-            pending_ids, pending = [], []
-            continue
-        data = b"".join(pending)
+    pos, done = offset, 0
+    for i in odd:
+        if i < done:
+            continue  # a token the group before took in
+        pos = _whole(segments, ids, pieces, texts, done, i, pos, special_ids)
+        done, pos = _group(segments, ids, pieces, i, pos, special_ids)
+    _whole(segments, ids, pieces, texts, done, len(texts), pos, special_ids)
+    return segments
+
+
+def _whole(
+    out: list[Segment],
+    ids: Sequence[int],
+    pieces: Sequence[bytes],
+    texts: list[str],
+    start: int,
+    stop: int,
+    pos: int,
+    special_ids: frozenset[int] | set[int],
+) -> int:
+    """Append one segment per token `start:stop` (each whole characters); returns the end offset."""
+    if start >= stop:
+        return pos
+    part = texts[start:stop]
+    ends = list(accumulate(map(len, part), initial=pos))
+    tids = ids[start:stop]
+    special = [t in special_ids for t in tids] if special_ids else repeat(False)
+    new = tuple.__new__
+    out.extend(
+        new(Segment, (a, b, (t,), x, p, f))
+        for a, b, t, x, p, f in zip(ends, islice(ends, 1, None), tids, part, pieces[start:stop], special)
+    )
+    return ends[-1]
+
+
+def _group(
+    out: list[Segment],
+    ids: Sequence[int],
+    pieces: Sequence[bytes],
+    start: int,
+    pos: int,
+    special_ids: frozenset[int] | set[int],
+) -> tuple[int, int]:
+    """Append the segment of the tokens from `start` on that complete a character (or, at the
+    end of the input, what is left, decoded with replacement); returns (next token, end offset)."""
+    for stop in range(start + 1, len(pieces) + 1):
+        data = b"".join(pieces[start:stop])
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             if exc.reason == "unexpected end of data":
                 continue  # the character goes on in the next token
             raise
-        special = any(t in special_ids for t in pending_ids)
-        segments.append(Segment(pos, pos + len(text), tuple(pending_ids), text, data, special))
-        pos += len(text)
-        pending_ids, pending = [], []
-    if pending:
-        data = b"".join(pending)
-        text = data.decode("utf-8", errors="replace")
-        segments.append(Segment(pos, pos + len(text), tuple(pending_ids), text, data))
-    return segments
+        group = tuple(ids[start:stop])
+        special = any(t in special_ids for t in group)
+        out.append(Segment(pos, pos + len(text), group, text, data, special))
+        return stop, pos + len(text)
+    data = b"".join(pieces[start:])
+    text = data.decode("utf-8", errors="replace")
+    out.append(Segment(pos, pos + len(text), tuple(ids[start:]), text, data))
+    return len(pieces), pos + len(text)
 
 
 def segments_from_offsets(
@@ -168,11 +208,8 @@ def remap_segments(segments: Sequence[Segment], original: str, boundaries: dict[
 
 def boundary_offsets(segments: Iterable[Segment]) -> frozenset[int]:
     """All character offsets where a segment starts or ends: ``[0:2][2:5] -> {0, 2, 5}``."""
-    out: set[int] = set()
-    for seg in segments:
-        out.add(seg.start)
-        out.add(seg.end)
-    return frozenset(out)
+    segs = segments if isinstance(segments, Sequence) else list(segments)
+    return frozenset(chain(map(_START, segs), map(_END, segs)))
 
 
 def unshared_boundaries(*segment_lists: Sequence[Segment]) -> list[frozenset[int]]:
@@ -189,4 +226,7 @@ def unshared_boundaries(*segment_lists: Sequence[Segment]) -> list[frozenset[int
 
 def token_count(segments: Iterable[Segment]) -> int:
     """Number of tokens across segments (a segment may hold several)."""
-    return sum(len(s.ids) for s in segments)
+    return sum(map(len, map(_IDS, segments)))
+
+
+_START, _END, _IDS = itemgetter(0), itemgetter(1), itemgetter(2)  # Segment's start, end and ids

@@ -25,6 +25,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate, chain
+from operator import itemgetter
 
 from .segments import Segment
 
@@ -56,51 +58,46 @@ def _hex(data: bytes) -> str:
 
 def _pane(pane: TokenPane, text: str, base: int) -> dict:
     segs = pane.segments
-    lens: list[int] = []
-    ids: list[int] = []
-    counts: list[int] = []
-    special: list[int] = []
-    hexes: dict[str, str] = {}
-    marks: list[int] = []
-    marked = pane.marked
+    # Column by column, each in one pass (a 10 KB text has ~2,500 segments per tokenizer, and
+    # this runs on every keystroke).
+    pieces = list(map(_TEXT, segs))
+    lens = list(map(len, pieces))
+    groups = list(map(_IDS, segs))
+    ids = list(chain.from_iterable(groups))
     first = segs[0].start - base if segs else 0
-    pos = first
-    regular = 0 <= first <= len(text)
-    last_mark = 0
-    for i, seg in enumerate(segs):
-        piece = seg.text
-        n = len(piece)
-        if regular and (seg.start - base != pos or text[pos : pos + n] != piece):
-            regular = False
-        pos += n
-        lens.append(n)
-        ids.extend(seg.ids)
-        if len(seg.ids) != 1:
-            counts += (i, len(seg.ids))
-        if seg.special:
-            special.append(i)
-        if seg.ids and seg.data != piece.encode("utf-8", "surrogatepass"):
-            hexes[str(i)] = _hex(seg.data)
-        if marked and seg.start in marked:
-            marks.append(i - last_mark)
-            last_mark = i
+    regular = (
+        0 <= first <= len(text)
+        and list(map(_START, segs)) == list(accumulate(lens[:-1], initial=segs[0].start) if segs else [])
+        and text[first : first + sum(lens)] == "".join(pieces)
+    )
     out: dict = {"title": pane.title, "at": first if regular else 0, "len": lens, "ids": ids}
     if pane.note:
         out["note"] = pane.note
     if pane.caption:
         out["caption"] = pane.caption
-    if counts:
+    if counts := [x for i, g in enumerate(groups) if len(g) != 1 for x in (i, len(g))]:
         out["n"] = counts
-    if special:
+    if special := [i for i, sp in enumerate(map(_SPECIAL, segs)) if sp]:
         out["sp"] = special
-    if marks:
-        out["mk"] = marks
+    if pane.marked:
+        marked = pane.marked
+        at = [i for i, start in enumerate(map(_START, segs)) if start in marked]
+        if at:
+            out["mk"] = [b - a for a, b in zip([0, *at], at)]
+    hexes = {
+        str(i): _hex(data)
+        for i, (data, piece, g) in enumerate(zip(map(_DATA, segs), pieces, groups))
+        if g and data != piece.encode("utf-8", "surrogatepass")
+    }
     if hexes:
         out["hex"] = hexes
     if not regular:
-        out["text"] = "".join(s.text for s in segs)
+        out["text"] = "".join(pieces)
         out["base"] = segs[0].start if segs else base
     return out
+
+
+_START, _IDS, _TEXT, _DATA, _SPECIAL = (itemgetter(i) for i in (0, 2, 3, 4, 5))  # Segment's fields
 
 
 def token_view_data(
