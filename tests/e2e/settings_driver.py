@@ -48,6 +48,11 @@ READ = r"""(root) => {
       v = [...el.querySelectorAll('[role="radio"][aria-checked="true"], [role="checkbox"][aria-checked="true"]')].map(text);
     } else if (t('stSlider')) {
       v = [...el.querySelectorAll('input[type="range"]')].map((s) => s.value);
+    } else if (key.endsWith('_picker')) {  // the model picker: its chosen names, in order
+      const host = el.querySelector('[data-testid="stBidiComponentIsolated"]');
+      const box = host && (host.shadowRoot || host);
+      if (!box) continue;
+      v = [...box.querySelectorAll('.tw-pick-chip')].map((c) => c.innerText.replace('\u00d7', '').trim());
     } else if (key.endsWith('_live_box')) {
       const host = el.querySelector('[data-testid="stBidiComponentIsolated"]');
       const box = host && (host.shadowRoot || host).querySelector('textarea');
@@ -90,15 +95,23 @@ def choose(app: AppPage, key: str, option: str | re.Pattern) -> None:
     expect(widget(app, key).get_by_role("combobox")).to_have_value(option)
 
 
+def _chooser(app: AppPage, key: str):
+    """The model picker with this key (a component keyed ``<key>_picker``), else the multiselect."""
+    picker = app.page.locator(f".st-key-{key}_picker")
+    return picker.first if picker.count() else widget(app, key)
+
+
 def unpick(app: AppPage, key: str, chip: str | re.Pattern) -> None:
-    """A multiselect: remove one chosen value (its label, or a pattern of "Remove <label>")."""
+    """A multiselect or the model picker: remove one chosen value (its label, or a pattern of
+    "Remove <label>")."""
     name = chip if isinstance(chip, re.Pattern) else f"Remove {chip}"
-    app.run(lambda: widget(app, key).get_by_role("button", name=name, exact=True).first.click())
+    app.run(lambda: _chooser(app, key).get_by_role("button", name=name, exact=True).first.click())
 
 
 def pick(app: AppPage, key: str, option: str, *, typed: str | None = None) -> None:
-    """A multiselect: add a value, found by typing `typed` (default: the option) into its search."""
-    widget(app, key).locator("input").first.click()
+    """A multiselect or the model picker: add a value, found by typing `typed` (default: the
+    option) into its search."""
+    _chooser(app, key).locator("input").first.click()
     app.page.keyboard.type(typed or option)
     wanted = re.compile("^" + re.escape(option)) if typed else option
     app.run(lambda: app.page.get_by_role("option", name=wanted, exact=True).first.click())
