@@ -24,7 +24,9 @@ def main() -> None:
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
     keep_settings()  # every widget with a key keeps its value for the session, on every page
     pages = [
-        st.Page("app_pages/counter.py", title="Prompt workspace", icon=":material/calculate:", default=True),
+        st.Page(
+            "app_pages/workspace.py", title="Prompt workspace", icon=":material/calculate:", default=True
+        ),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
         st.Page(
             "app_pages/languages.py",

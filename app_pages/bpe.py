@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import (
-    BPE_PRESETS,
-    BPEModel,
-    bpe_words_at_step,
-    bpe_words_html,
-    corpus_limit,
-    escape_markdown,
-    plural,
-)
+from tokenizer_core import BPEModel
+from tokenizer_core.bpe import BPE_PRESETS, bpe_words_at_step, bpe_words_html, corpus_limit, plural
 from tokenizer_core.bpe.charts import merge_count_chart, training_chart
-from ui.bpe import (
+from tokenizer_core.tokenizers import escape_markdown
+from ui.bpe.sections import (
     HELP,
     LIMITS,
     MAX_CORPUS_CHARS,

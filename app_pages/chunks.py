@@ -4,28 +4,33 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import (
+from tokenizer_core import ChunkSettingsError, TokenizerFailed, TokenizerUnavailable
+from tokenizer_core.bpe import plural
+from tokenizer_core.chunking import (
     EMBEDDING_MODELS,
     STRATEGIES,
     ChunkResult,
-    ChunkSettingsError,
-    TokenizerFailed,
-    TokenizerUnavailable,
     chunk_legend_html,
     chunk_stats,
     chunks_html,
-    escape_markdown,
     least_chunks,
     limit_warning,
     overlap_tokens,
-    plural,
     smallest_size,
     suited_strategy,
     validate_settings,
     view_window,
 )
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
-from ui.chunks import SAMPLES, chunks_of, details_section, document_tokens, on_model_change, table_section
+from tokenizer_core.tokenizers import escape_markdown
+from ui.chunks.sections import (
+    SAMPLES,
+    chunks_of,
+    details_section,
+    document_tokens,
+    on_model_change,
+    table_section,
+)
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed, tokenizer_select
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import (
+from tokenizer_core import Tokenizer, split_identifier
+from tokenizer_core.identifiers import (
     CODE_LANGUAGES,
     IDENTIFIER_ORDERS,
     STYLES,
@@ -13,22 +14,19 @@ from tokenizer_core import (
     GreedyTokenizer,
     IdentifierAnalysis,
     IdentifierRow,
-    Tokenizer,
-    escape_markdown,
     filter_rows,
     identifier_costs_html,
     identifier_records,
     identifiers_csv,
-    markdown_code,
     sort_identifiers,
-    split_identifier,
     split_table_html,
 )
 from tokenizer_core.identifiers.charts import (
     top_identifiers_chart,
 )
 from tokenizer_core.jobs import JobError
-from ui.identifiers import (
+from tokenizer_core.tokenizers import escape_markdown, markdown_code
+from ui.identifiers.sections import (
     EXTENSIONS,
     SAMPLES,
     cached_analysis,

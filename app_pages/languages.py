@@ -5,22 +5,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import (
-    Language,
-    LanguageRow,
-    Tokenizer,
-    TokenPane,
-    escape_markdown,
-    language_rows_csv,
-    legend_html,
-    plural,
-    split_marks,
-    summarize,
-    token_count,
-    view_windows,
-)
+from tokenizer_core import Language, Tokenizer
+from tokenizer_core.bpe import plural
+from tokenizer_core.languages import LanguageRow, language_rows_csv, split_marks, summarize
 from tokenizer_core.languages.charts import premium_heatmap, tokens_chart
-from ui.languages import (
+from tokenizer_core.tokenizers import TokenPane, escape_markdown, legend_html, token_count, view_windows
+from ui.languages.sections import (
     SEEN,
     SELECTED,
     about_section,

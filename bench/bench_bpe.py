@@ -53,7 +53,8 @@ def _peak_mb() -> float:
 
 
 def child_ours(corpus: Path, merges: int) -> dict:
-    from tokenizer_core import BPEOptions, BPETrainer, count_words
+    from tokenizer_core import BPEOptions
+    from tokenizer_core.bpe import BPETrainer, count_words
 
     text = corpus.read_text(encoding="utf-8")
     c0 = time.process_time()
@@ -77,7 +78,7 @@ def child_ours(corpus: Path, merges: int) -> dict:
 def child_hf(corpus: Path, merges: int) -> dict:
     from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
-    from tokenizer_core import PATTERNS
+    from tokenizer_core.tokenizers import PATTERNS
     from tokenizer_core.tokenizers.encoders import split_for_batch
 
     text = corpus.read_text(encoding="utf-8")
@@ -147,7 +148,8 @@ def _textbook_loop(corpus: dict[tuple[bytes, ...], int], merges: int) -> list[tu
 def child_textbook(corpus: Path, merges: int, sample: int) -> dict:
     """Time the textbook loop for `sample` merges at 5 points of the run, starting each from the
     corpus as our trainer left it there (and check it picks the same merges as ours)."""
-    from tokenizer_core import BPEOptions, MergeEncoder, count_words, train_bpe
+    from tokenizer_core import BPEOptions, train_bpe
+    from tokenizer_core.bpe import MergeEncoder, count_words
 
     text = corpus.read_text(encoding="utf-8")
     t0 = time.perf_counter()

@@ -39,7 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus import english_prose  # noqa: E402
-from tokenizer_core import check_chunks, chunk_text, load_builtin  # noqa: E402
+from tokenizer_core import chunk_text, load_builtin
+from tokenizer_core.chunking import check_chunks
 
 
 def corpus(tokens: int, tokenizer_id: str) -> str:
@@ -133,7 +134,7 @@ def main() -> None:
         chunks, offsets = chunker(text, offsets=True)
         return len(chunks)
 
-    from tokenizer_core import split_for_batch
+    from tokenizer_core.tokenizers import split_for_batch
 
     pieces = split_for_batch(text)
 

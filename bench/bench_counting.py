@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus import english_prose, mixed_text, with_special_text  # noqa: E402
 from bench.timing import median_time  # noqa: E402
-from tokenizer_core import DEFAULT_IDS, TiktokenTokenizer, count_table, load_builtin, segments_html  # noqa: E402
+from tokenizer_core import count_table, load_builtin
+from tokenizer_core.tokenizers import DEFAULT_IDS, TiktokenTokenizer, segments_html
 
 
 def bench_counting(

@@ -106,7 +106,7 @@ def core_rows(code: str, repeat: int) -> tuple[list[tuple[str, float]], str]:
     rows.append(("lex (tokenize + f-strings + docstrings)", t))
     t, ex = timed(lambda: extract_identifiers(code, "python", lexed=lexed), repeat)
     rows.append(("extract occurrences", t))
-    t, an = timed(lambda: analyse_identifiers(code, ex, toks), repeat)
+    t, an = timed(lambda: analyse_identifiers(code, toks, extraction=ex), repeat)
     rows.append(("identifier costs, 3 tokenizers (page's first view)", t))
     t, _ = timed(lambda: layout_costs(code, lexed, toks), repeat)
     rows.append(("layout: 8 variants x 3 tokenizers (Layout tab)", t))

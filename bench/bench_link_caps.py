@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from tokenizer_core import pack_text  # noqa: E402
+from tokenizer_core.workspace import pack_text  # noqa: E402
 
 MODELS = "gpt-4o,llama-3.1,qwen3"
 LINKS = {

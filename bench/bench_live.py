@@ -77,7 +77,7 @@ def _wait_healthy(url: str, proc: subprocess.Popen) -> None:
 
 
 def _text(size: int) -> str:
-    from tokenizer_core import load_sample
+    from tokenizer_core.tokenizers import load_sample
 
     base = load_sample("mixed")
     return (base * (size // len(base) + 1))[:size]
@@ -155,7 +155,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from tokenizer_core import load_builtin
-    from tokenizer_core.counter.models import DEFAULT_CHOICES, MODELS
+    from tokenizer_core.workspace.models import DEFAULT_CHOICES, MODELS
     from ui.live_text import PAUSE_MS
 
     tok = load_builtin("o200k_base")

@@ -80,7 +80,8 @@ def main(argv: list[str]) -> int:
     repeats = 1 if args.quick else 3
 
     sys.path.insert(0, str(ROOT))
-    from tokenizer_core import BUILTINS, DEFAULT_IDS
+    from tokenizer_core import BUILTINS
+    from tokenizer_core.tokenizers import DEFAULT_IDS
 
     after = list(BUILTINS)
     before = [t for t in after if t not in NEW_FAMILIES]

@@ -190,7 +190,7 @@ def open_tab(browser, url: str, kind: str, *, timeout_s: float = 120.0) -> dict:
 async def server_trace(url: str) -> list[tuple[float, int, str]]:
     """(ms since the request, bytes, what) for each message of a fresh session's first view,
     from a websocket client that asks for the page as a browser does (and, like the page's
-    JavaScript, says when the top is shown: see ui/first_view.py)."""
+    JavaScript, says when the top is shown: see ui/workspace/first_view.py)."""
     import websockets
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg

@@ -141,7 +141,12 @@ class Session:
     """One browser tab, as the Streamlit frontend speaks to the server (no browser)."""
 
     def __init__(
-        self, port: int, path: str = "", *, headers: dict[str, str] | None = None, query: str = "",
+        self,
+        port: int,
+        path: str = "",
+        *,
+        headers: dict[str, str] | None = None,
+        query: str = "",
         fragments: bool = True,
     ) -> None:
         self.port, self.path, self.headers = port, path, headers or {}
@@ -261,7 +266,7 @@ class Session:
             elif kind == "delta" and fm.delta.WhichOneof("type") == "add_block":
                 if fm.delta.add_block.id.endswith("_first_view_end") and not self._answered_first_view:
                     # a page's first view holds the rest until the browser says the top is shown
-                    # (ui/first_view.py): say so, as the page's JavaScript does once it drew it
+                    # (ui/workspace/first_view.py): say so, as the page's JavaScript does once it drew it
                     self._answered_first_view = True
                     await self._send(None)
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":

@@ -129,7 +129,8 @@ class Wire:
 
 def old_html(text: str) -> list[str]:
     """The previous view's HTML for the counter's three default tokenizers (as the page drew it)."""
-    from tokenizer_core import DEFAULT_IDS, load_builtin, segments_html, unshared_boundaries
+    from tokenizer_core import load_builtin
+    from tokenizer_core.tokenizers import DEFAULT_IDS, segments_html, unshared_boundaries
 
     toks = [load_builtin(t) for t in DEFAULT_IDS]
     segs = [t.segments(text) for t in toks]
@@ -138,10 +139,10 @@ def old_html(text: str) -> list[str]:
 
 
 def new_payload(text: str) -> bytes:
-    from tokenizer_core import (
+    from tokenizer_core import load_builtin
+    from tokenizer_core.tokenizers import (
         DEFAULT_IDS,
         TokenPane,
-        load_builtin,
         token_view_data,
         unshared_boundaries,
         view_payload,

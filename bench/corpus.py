@@ -108,7 +108,7 @@ def mixed_text(n_bytes: int = 10_000_000, *, seed: int = 0) -> str:
     """Prose, code and non-English lines (Hindi, emoji...) interleaved in ~2 KB blocks."""
 
     def build() -> str:
-        from tokenizer_core import load_sample
+        from tokenizer_core.tokenizers import load_sample
 
         prose = english_prose(n_bytes // 2, seed=seed)
         code = python_code(n_bytes // 3)

@@ -11,7 +11,7 @@ It then checks, through nginx:
   websocket at /_stcore/stream, and see their own token counts;
 - every request of one browser went to one replica (nginx's access log records the upstream
   of every request), and the browsers were spread over both replicas;
-- the longest share link the app makes (tokenizer_core.counter.share.longest_link) opens
+- the longest share link the app makes (tokenizer_core.workspace.share.longest_link) opens
   through nginx: the page (the link in the request line), a script it loads (the link again in
   the Referer header, as a browser sends it), and the session, which shows the link's text
   counted and no warning about the link.
@@ -86,8 +86,8 @@ async def longest_link(port: int, enc) -> bool:
     """The longest link the app makes, through nginx: the page, a script it loads, the session."""
     from urllib.parse import urlencode
 
-    from tokenizer_core import unpack_text
-    from tokenizer_core.counter.share import MAX_LINK_CHARS, longest_link
+    from tokenizer_core.workspace import unpack_text
+    from tokenizer_core.workspace.share import MAX_LINK_CHARS, longest_link
     from ui.models import known_choice_ids
 
     params = longest_link(known_choice_ids())

@@ -1,4 +1,4 @@
-"""Job functions for tests/test_jobs.py (module-level, so worker processes can import them)."""
+"""Job functions for tests/jobs/test_pool.py (module-level, so worker processes can import them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Imported by a worker as its preload in tests/test_jobs_killed.py: a worker that never gets ready."""
+"""Imported by a worker as its preload in tests/jobs/test_pool_killed.py: a worker that never gets ready."""
 
 import time
 

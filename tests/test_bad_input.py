@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tokenizer_core import BPEError, load_bpe_model, parse_word_counts
+from tokenizer_core import BPEError, load_bpe_model
+from tokenizer_core.bpe import parse_word_counts
 from tokenizer_core.bpe.io import FORMAT
 
 
@@ -87,7 +88,7 @@ def test_bpe_number_inputs_say_their_range_and_training_says_what_it_uses(app):
 
 
 def test_least_chunks_counts_the_overlap():
-    from tokenizer_core import least_chunks, smallest_size
+    from tokenizer_core.chunking import least_chunks, smallest_size
 
     assert least_chunks(0, size=10, overlap=0) == 0
     assert least_chunks(10, size=10, overlap=3) == 1
@@ -100,7 +101,7 @@ def test_least_chunks_counts_the_overlap():
 
 
 def test_chunk_limit_counts_the_overlap_on_the_page(app):
-    from tokenizer_core import long_document
+    from tokenizer_core.chunking import long_document
 
     at = app.switch_page("app_pages/chunks.py").run()
     at.text_area(key="chunks_text").input(long_document()).run()
@@ -117,7 +118,7 @@ def test_chunk_limit_counts_the_overlap_on_the_page(app):
 
 
 def _hf_variants() -> dict[str, tuple[bytes, str]]:
-    from tests.test_custom_tokenizers import _hf_json
+    from tests.tokenizers.test_encoders import _hf_json
 
     good = json.loads(_hf_json())
     model = good["model"]
@@ -161,7 +162,7 @@ def _cjk_corpus(n: int) -> str:
     """Chinese and Japanese sample sentences with random characters swapped in (distinct words)."""
     import random
 
-    from tokenizer_core import load_parallel_sample
+    from tokenizer_core.languages import load_parallel_sample
 
     texts = [lang.text for lang in load_parallel_sample() if lang.code in ("zh", "ja")]
     chars = sorted(set("".join(texts)))
@@ -201,7 +202,7 @@ def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small(app):
 
 
 def test_text_without_spaces_has_a_lower_training_limit(app):
-    from tokenizer_core import UNSPACED_MAX_CHARS, corpus_limit, unspaced_share
+    from tokenizer_core.bpe import UNSPACED_MAX_CHARS, corpus_limit, unspaced_share
 
     cjk = _cjk_corpus(UNSPACED_MAX_CHARS + 50_000)
     assert unspaced_share(cjk) > 0.9 and unspaced_share("plain English words, and 你好") < 0.3
@@ -217,7 +218,8 @@ def test_text_without_spaces_has_a_lower_training_limit(app):
 
 
 def test_long_words_are_drawn_on_their_first_characters():
-    from tokenizer_core import BPEOptions, bpe_words_at_step, bpe_words_html, train_bpe
+    from tokenizer_core import BPEOptions, train_bpe
+    from tokenizer_core.bpe import bpe_words_at_step, bpe_words_html
 
     model = train_bpe(_cjk_corpus(20_000), BPEOptions(symbols="chars", merges=50, max_word_chars=1_000))
     long = max(len(w) for w in model.words)

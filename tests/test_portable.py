@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-from tests.test_custom_tokenizers import R50K_BYTES, _hf_json
-from tests.test_session_tokenizers import OWN
+from tests.tokenizers.test_encoders import R50K_BYTES, _hf_json
+from tests.ui.test_session_tokenizers import OWN
 from tokenizer_core import count_table, load_builtin
 from tokenizer_core.jobs import JobPool
 from tokenizer_core.portable import portable, portable_all, rebuild

@@ -1,37 +1,70 @@
-"""Tokenizer Workbench core: real tokenizers, counting, BPE, identifiers, languages, chunking.
+"""Tokenizer Workbench core: real tokenizers, counting, chat requests, BPE, identifiers, languages,
+chunking. Importable from a notebook; never imports Streamlit.
 
-Importable from a notebook; never imports Streamlit. One package per feature, on one base:
-
-* `tokenizers`: the shared base (registry, engines, vocabulary files, patterns, segments,
-  token HTML, text input). Every feature builds on it; it imports no feature.
-* `counter`: counts, chat formats, share links.  `pricing`: prices (from a pinned offline source) and costs,
-  used by the counter's page and by `languages`.
-* `bpe`: the BPE playground.  `identifiers`: code identifiers and the greedy teaching tokenizer.
-* `languages`: language premiums.  `chunking`: the chunk previewer.
-
-Each package's `charts` module (Altair) is imported on its own, never from here. Everything a
-package lists in its `__all__` is also importable from here:
-
-    >>> from tokenizer_core import load_builtin
-    >>> load_builtin("cl100k_base").encode("hello world")
+    >>> import tokenizer_core as tc
+    >>> tok = tc.load_builtin("cl100k_base")
+    >>> tok.encode("hello world")
     [15339, 1917]
+    >>> [(r.tokenizer, r.tokens) for r in tc.count_table("hello world", [tok])]
+    [('cl100k_base', 2)]
+
+This module holds the names a notebook user needs: load a tokenizer, count, chat requests, chunk,
+train BPE and use the result as a tokenizer, compare languages, split identifiers, and the errors.
+Everything else is imported from the package that owns it, one package per feature:
+
+* `tokenizers`: the shared base (registry, engines, vocabulary files, patterns, segments, token
+  HTML, text input). Every feature builds on it; it imports no feature.
+* `workspace`: counts, chat formats, the model catalog, versions and share links.
+* `pricing`: prices (from a pinned offline source) and costs, used by `workspace` and `languages`.
+* `bpe`: training and encoding a byte-pair encoding.  `identifiers`: code identifiers and the
+  greedy teaching tokenizer.  `languages`: what the same text costs in each language.
+  `chunking`: token-sized chunks for retrieval.  `jobs`: the worker pool.
+
+Each package's `charts` module (Altair) is imported on its own, so Altair loads only when drawn.
 """
 
-from . import bpe, chunking, counter, identifiers, languages, pricing, tokenizers
-from .bpe import *  # noqa: F403
-from .chunking import *  # noqa: F403
-from .counter import *  # noqa: F403
-from .identifiers import *  # noqa: F403
-from .languages import *  # noqa: F403
-from .pricing import *  # noqa: F403
-from .tokenizers import *  # noqa: F403
+from .bpe import BPEError, BPEModel, BPEOptions, load_bpe_model, save_bpe_model, train_bpe, trained_tokenizer
+from .chunking import ChunkSettingsError, chunk_text, count_texts
+from .identifiers import analyse_identifiers, split_identifier
+from .languages import Language, LanguageError, language_table
+from .pricing import PriceError, PriceTable
+from .tokenizers import (
+    BUILTINS,
+    InputError,
+    Segment,
+    Tokenizer,
+    TokenizerFailed,
+    TokenizerUnavailable,
+    VocabularyError,
+    decode_text,
+    load_builtin,
+    tokenizer_from_hf_json,
+    tokenizer_from_tiktoken_bytes,
+)
+from .workspace import (
+    CHAT_FORMATS,
+    MODELS,
+    ChatRenderError,
+    CountRow,
+    Message,
+    RequestCount,
+    ToolsError,
+    count_request,
+    count_table,
+)
 
 __all__ = [
-    *tokenizers.__all__,
-    *counter.__all__,
-    *pricing.__all__,
-    *bpe.__all__,
-    *identifiers.__all__,
-    *languages.__all__,
-    *chunking.__all__,
-]
+    # tokenizers
+    "BUILTINS", "load_builtin", "Tokenizer", "Segment", "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes",
+    "decode_text",
+    # counting a text and a chat request
+    "count_table", "CountRow", "MODELS", "CHAT_FORMATS", "Message", "count_request", "RequestCount",
+    "PriceTable",
+    # BPE
+    "BPEOptions", "train_bpe", "BPEModel", "trained_tokenizer", "save_bpe_model", "load_bpe_model",
+    # identifiers, languages, chunks
+    "split_identifier", "analyse_identifiers", "Language", "language_table", "chunk_text", "count_texts",
+    # errors
+    "TokenizerFailed", "TokenizerUnavailable", "VocabularyError", "InputError", "ToolsError", "ChatRenderError",
+    "PriceError", "BPEError", "LanguageError", "ChunkSettingsError",
+]  # fmt: skip

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from .bpe.model import BPEModel, BPEOptions, MergeStep, PairCount, count_words, parse_word_counts
 from .bpe.train import BPETrainer
 from .chunking import Chunk, ChunkResult, check_chunks, chunk_text
-from .counter.counting import CountRow, count_row, text_stats
 from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identifiers
 from .jobs import report
 from .portable import TokenizerRef, cached_builtin, rebuild
 from .tokenizers import DEFAULT_IDS
+from .workspace.counting import CountRow, count_row, text_stats
 
 
 def _reduce_pair(p: PairCount) -> tuple:
@@ -100,7 +100,7 @@ def analyse_identifiers_task(
     toks = [rebuild(t) for t in tokenizer_ids]
     extraction = extract_identifiers(code, language, include_strings=strings, include_comments=comments)
     report(0.3, f"Counting tokens of {len(extraction.occurrences):,} uses...")
-    out = analyse_identifiers(code, extraction, toks)
+    out = analyse_identifiers(code, toks, extraction=extraction)
     report(1.0, "Done")
     return out
 

@@ -27,9 +27,9 @@ from typing import Any
 
 import streamlit as st
 
-from tokenizer_core import escape_markdown
 from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, WorkerDied, reporting_to
 from tokenizer_core.tasks import warm_steps
+from tokenizer_core.tokenizers import escape_markdown
 
 # A session disconnected this long (not a network blip) loses its job.
 SESSION_GRACE_SECONDS = float(os.environ.get("TW_SESSION_GRACE_SECONDS", "20"))

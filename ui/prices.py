@@ -14,9 +14,6 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import escape_markdown
-from tokenizer_core.counter.model_prices import price_table
-from tokenizer_core.counter.models import ModelEntry
 from tokenizer_core.pricing.rates import FIELD_LABELS, FIELDS, money_text
 from tokenizer_core.pricing.source import RATE_OPTIONS, peak_hours, price_changes, rate_options
 from tokenizer_core.pricing.table import (
@@ -27,6 +24,9 @@ from tokenizer_core.pricing.table import (
     price_age_days,
     prices_from_records,
 )
+from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace.model_prices import price_table
+from tokenizer_core.workspace.models import ModelEntry
 
 EDITS = "prices_edits"  # (model id, rate option) -> {field: Decimal}: this session's edited prices
 RATE = "prices_rate"  # the rate option chosen (one for every page)

@@ -18,14 +18,8 @@ from typing import TypeVar
 
 import streamlit as st
 
-from tokenizer_core import (
-    BUILTINS,
-    Tokenizer,
-    TokenizerInfo,
-    TokenizerUnavailable,
-    builtin_infos,
-    load_builtin,
-)
+from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, load_builtin
+from tokenizer_core.tokenizers import TokenizerInfo, builtin_infos
 
 _SESSION_KEY = "session_tokenizers"
 R = TypeVar("R")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from tokenizer_core import TokenPane, token_view_data, view_payload
+from tokenizer_core.tokenizers import TokenPane, token_view_data, view_payload
 
 _CSS = """
 :host { display: block; }

@@ -8,20 +8,22 @@ import streamlit as st
 
 from tokenizer_core import (
     BUILTINS,
-    DEFAULT_IDS,
-    MAX_TEXT_BYTES,
-    NO_PUBLIC_TOKENIZER,
-    PATTERNS,
-    TEXT_EXTENSIONS,
     InputError,
     Tokenizer,
     TokenizerFailed,
     TokenizerUnavailable,
     VocabularyError,
     decode_text,
-    escape_markdown,
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
+)
+from tokenizer_core.tokenizers import (
+    DEFAULT_IDS,
+    MAX_TEXT_BYTES,
+    NO_PUBLIC_TOKENIZER,
+    PATTERNS,
+    TEXT_EXTENSIONS,
+    escape_markdown,
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
 

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import builtin
-from tokenizer_core import chunk_text, chunks_to_csv, chunks_to_jsonl, load_chunk_sample
+from tokenizer_core import chunk_text
+from tokenizer_core.chunking import chunks_to_csv, chunks_to_jsonl, load_chunk_sample
 
 pytestmark = pytest.mark.e2e
 

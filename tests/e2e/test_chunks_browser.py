@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core import chunk_text, load_chunk_sample
+from tokenizer_core import chunk_text
+from tokenizer_core.chunking import load_chunk_sample
 
 pytestmark = pytest.mark.e2e
 

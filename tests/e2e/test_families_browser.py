@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core import count_chat, pack_text
+from tokenizer_core.workspace import count_chat, pack_text
 
 pytestmark = pytest.mark.e2e
 

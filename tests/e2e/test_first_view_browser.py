@@ -1,5 +1,5 @@
 """A fresh tab in a real Chromium: the counts come first, the rest once the page says they are shown
-(ui/first_view.py), and then the whole page is there."""
+(ui/workspace/first_view.py), and then the whole page is there."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core import load_sample
+from tokenizer_core.tokenizers import load_sample
 
 pytestmark = pytest.mark.e2e
 

@@ -41,7 +41,7 @@ def test_typescript_sample_end_to_end(app_page):
 
     text, language = load_code_sample("TypeScript: orders API client")
     extraction = extract_identifiers(text, language)
-    analysis = analyse_identifiers(text, extraction, [builtin("o200k_base")])
+    analysis = analyse_identifiers(text, [builtin("o200k_base")], extraction=extraction)
     row = analysis.row("parseHTTPResponse2xx")
 
     splits = app_page.page.locator(".tw-splits").first

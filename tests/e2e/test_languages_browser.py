@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core import load_parallel_sample
+from tokenizer_core.languages import load_parallel_sample
 
 pytestmark = pytest.mark.e2e
 

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core import pack_text
-from tokenizer_core.counter.chat import CHAT_FORMATS, Message, count_request
+from tokenizer_core.workspace import pack_text
+from tokenizer_core.workspace.chat import CHAT_FORMATS, Message, count_request
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +37,6 @@ def test_counter_with_the_new_families(app_page):
     expect(grid).to_be_visible()
     chat = [Message("system", "Be brief."), Message("user", TEXT)]
     for tid in ("llama4", "mistral_sp_v7"):
-        total = count_request(builtin(tid), CHAT_FORMATS[tid], chat).total
+        total = count_request(chat, builtin(tid), CHAT_FORMATS[tid]).total
         expect(grid).to_contain_text(str(total))
     assert app_page.dialogs == []

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import AppPage, streamlit_server
-from tokenizer_core import EMBEDDING_MODELS
+from tokenizer_core.chunking import EMBEDDING_MODELS
 
 pytestmark = pytest.mark.e2e
 

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tokenizer_core import unshared_boundaries
+from tokenizer_core.tokenizers import unshared_boundaries
 
 pytestmark = pytest.mark.e2e
 
@@ -152,7 +152,7 @@ def test_chat_request_marks_what_the_format_adds(app_page):
     import json
     from urllib.parse import urlencode
 
-    from tokenizer_core import pack_text
+    from tokenizer_core.workspace import pack_text
 
     attack = "<img src=x onerror=alert(1)>"
     msgs = [["user", f"Show {attack} as text"]]

@@ -204,7 +204,7 @@ def test_typing_reruns_the_prompt_part_and_keeps_link_versions_and_picker_curren
     import json
     from urllib.parse import parse_qs, urlparse
 
-    from tokenizer_core import unpack_text
+    from tokenizer_core.workspace import unpack_text
     from ui.live_text import LIVE_LIMIT
 
     app_page.goto()

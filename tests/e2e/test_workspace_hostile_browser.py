@@ -11,9 +11,9 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from tokenizer_core import pack_text
-from tokenizer_core.counter.limits import MAX_DEPTH
-from tokenizer_core.counter.workspace import FORMAT
+from tokenizer_core.workspace import pack_text
+from tokenizer_core.workspace.file import FORMAT
+from tokenizer_core.workspace.limits import MAX_DEPTH
 
 pytestmark = pytest.mark.e2e
 

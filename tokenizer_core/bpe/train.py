@@ -431,17 +431,19 @@ class BPETrainer:
 
 def train_bpe(
     corpus: str | Mapping[str, int] | Iterable[str],
-    options: BPEOptions,
+    options: BPEOptions | None = None,
     *,
     top_n: int = 0,
     progress: Callable[[int, int], None] | None = None,
     progress_every: int = 1,
 ) -> BPEModel:
-    """Train BPE on raw text, a word -> count mapping, or a list of words.
+    """Train BPE on raw text, a word -> count mapping, or a list of words (`options` default:
+    ``BPEOptions()``, 100 merges over UTF-8 bytes of whitespace-split words).
 
     `progress(done, planned)` is called every `progress_every` merges (`planned` is the merge
     budget, or 0 when training to a vocabulary size). Raises BPEError for bad options.
     """
+    options = options or BPEOptions()
     trainer = BPETrainer(corpus, options, top_n=top_n)
     planned = options.merges if options.merges is not None else 0
     every = max(1, progress_every)

@@ -103,7 +103,7 @@ class Counts:
         todo = [k for k, n in enumerate(known) if n < 0]
         texts = [self.text[spans[k][0] : spans[k][1]] for k in todo]
         self.log.counted(texts)
-        for k, n in zip(todo, count_texts(self.tok, texts)):
+        for k, n in zip(todo, count_texts(texts, self.tok)):
             known[k] = n
         return known
 

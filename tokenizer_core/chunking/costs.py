@@ -95,13 +95,13 @@ def safe_cuts(
     ]  # fmt: skip
 
 
-def count_texts(tokenizer: Tokenizer, texts: Sequence[str]) -> list[int]:
+def count_texts(texts: Sequence[str], tokenizer: Tokenizer) -> list[int]:
     """Real token counts of many texts, batched.
 
     Small texts are grouped into lists of about 100 KB, each counted with
     ``Tokenizer.count_many`` on one of two threads (tiktoken releases the GIL). One call per
     tiny text, or one thread-pool task per tiny text, is 2-3x slower.
-    ``count_texts(tok, ["hello world", ""]) -> [2, 0]`` for cl100k.
+    ``count_texts(["hello world", ""], tok) -> [2, 0]`` for cl100k.
     """
     texts = list(texts)
     total = sum(map(len, texts))
@@ -537,7 +537,7 @@ def _real_counts(
             pieces, known = split
             plan.append((len(texts), len(pieces), known))
             texts.extend(text[a:b] for a, b in pieces)
-    counts = count_texts(tokenizer, texts)
+    counts = count_texts(texts, tokenizer)
     stats.counted_texts += len(texts)
     stats.counted_chars += sum(map(len, texts))
     return [known + sum(counts[i : i + n]) for i, n, known in plan]

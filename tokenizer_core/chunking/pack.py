@@ -9,7 +9,7 @@ structure and splits it into atoms (`atoms`, over `cuts` and `costs`), packs the
     >>> [(c.start, c.end, c.text, c.tokens) for c in result.chunks]
     [(0, 10, 'One. Two. ', 5), (10, 16, 'Three.', 2)]
 
-What every strategy guarantees (each is a property test in tests/test_chunking_props.py):
+What every strategy guarantees (each is a property test in tests/chunking/test_guarantees.py):
 
 * Offsets are built by construction, never searched for: ``text[c.start:c.end] == c.text``.
 * Cover: chunks come in document order and their spans together are exactly ``[0, len(text))``.
@@ -264,7 +264,7 @@ class _Packer:
                 k = j
             # a chunk's count: each run of atoms joined by unsafe cuts counted for real, the
             # atoms between safe cuts by their own counts
-            counts = iter(count_texts(self.tok, texts))
+            counts = iter(count_texts(texts, self.tok))
             self.verified += len(texts)
             self.log.counted(texts)
             batch = min(1024, batch * 2)

@@ -101,7 +101,7 @@ def check_chunks(text: str, chunks: Sequence[Chunk], tokenizer: Tokenizer, *, si
         for pos in (c.start, c.end):
             if pos not in explained and not is_grapheme_boundary(text, pos):
                 problems.append(f"chunk {c.index}: cut at {pos} is inside a grapheme cluster")
-    counts = count_texts(tokenizer, [c.text for c in chunks])
+    counts = count_texts([c.text for c in chunks], tokenizer)
     for k, (c, n) in enumerate(zip(chunks, counts)):
         if c.index != k:
             problems.append(f"chunk {k} has index {c.index}")

@@ -32,7 +32,8 @@ import numpy as np
 
 from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer
 from ..tokenizers.segments import Segment
-from .extract import CODE, Extraction
+from .extract import CODE, Extraction, extract_identifiers
+from .languages import guess_language
 from .lexer import COMMENT, IDENTIFIER, KEYWORD, NUMBER, OTHER, PUNCT, STRING, LexResult
 from .styles import SINGLE, STYLES, TARGET_STYLES, WordSplit, classify_style, convert_style, split_identifier
 
@@ -265,16 +266,21 @@ def attribute_tokens(segments: Sequence[Segment], kinds: np.ndarray) -> dict[str
 
 def analyse_identifiers(
     code: str,
-    extraction: Extraction,
     tokenizers: Sequence[Tokenizer],
     *,
+    language: str | None = None,
+    extraction: Extraction | None = None,
     file_segments: dict[str, list[Segment]] | None = None,
 ) -> IdentifierAnalysis:
-    """Cost of every distinct identifier of `extraction` under each tokenizer.
+    """Cost of every distinct identifier of `code` under each tokenizer.
 
-    Rows are sorted most expensive first: tokens per character, then total tokens in the code,
-    then name. `file_segments` (tokenizer id -> segments of `code`) may be passed to reuse work.
+    The identifiers are those of `extraction` (default: `extract_identifiers(code, language)`, the
+    language guessed from the code when not given). Rows are sorted most expensive first: tokens
+    per character, then total tokens in the code, then name. `file_segments` (tokenizer id ->
+    segments of `code`) may be passed to reuse work.
     """
+    if extraction is None:
+        extraction = extract_identifiers(code, language or guess_language(code)[0])
     occ_by_name: dict[str, list] = {}
     for o in extraction.occurrences:
         occ_by_name.setdefault(o.name, []).append(o)

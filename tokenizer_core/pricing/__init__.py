@@ -8,7 +8,7 @@
 * `workload`: a month of requests in each language (the Language costs page).
 
 Which model is priced by which reference is the model catalog's business
-(``tokenizer_core.counter.models``); this package knows no model by name.
+(``tokenizer_core.workspace.models``); this package knows no model by name.
 """
 
 from .table import (

@@ -1,0 +1,171 @@
+"""The workspace file: the prompt (text or chat and tools), its saved versions and the models.
+
+Versioned JSON like the BPE model file:
+
+    {"format": "tokenizer-workbench/workspace", "version": 1, "models": ["gpt-4o", ...],
+     "mode": "chat", "text": "...", "messages": [["system", "..."], ...], "tools": "[...]",
+     "versions": [{"name": "v1", "kind": "text", "text": "...", "messages": [], "tools": ""}, ...],
+     "prices": {"rate": "standard", "edits": [{"model": "gpt-5.5", "rate": "standard", "input": "4"}]}}
+
+"prices" (the user's edited prices, per model and rate option, USD per million tokens as decimal
+strings) is optional: files saved before it existed load with the source's prices.
+
+A file that is not a workspace file (or a newer format) is refused whole; in a workspace file,
+every value is checked as it is read (tokenizer_core.workspace.intake) and what fails is left out
+with a note naming it. Versions themselves are in `versions`, their diff in `diff`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..pricing.source import RATE_OPTIONS
+from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
+from ..tokenizers.textio import InputError, read_json_file
+from .diff import DiffRegion, diff_html, diff_regions
+from .intake import read_messages, read_version, read_versions, tools_problem
+from .limits import MAX_DEPTH, nesting_depth, shown, too_deep_message
+from .versions import KINDS, PromptVersion, version_tokens
+
+FORMAT = "tokenizer-workbench/workspace"
+VERSION = 1
+MAX_FILE_BYTES = 5_000_000
+
+
+class WorkspaceError(InputError):
+    """A workspace file the app cannot read; the message says what is wrong and where."""
+
+
+@dataclass
+class Workspace:
+    """What a workspace file holds."""
+
+    models: list[str] = field(default_factory=list)
+    mode: str = "text"
+    text: str = ""
+    messages: list[tuple[str, str]] = field(default_factory=list)
+    tools: str = ""
+    versions: list[PromptVersion] = field(default_factory=list)
+    price_edits: Edits = field(default_factory=dict)
+    price_rate: str | None = "standard"  # None: the file has no prices (saved before they were kept)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def save_workspace(ws: Workspace) -> str:
+    """The workspace as JSON text: ``json.loads(save_workspace(Workspace()))["version"] == 1``.
+
+    A lone surrogate (half an emoji, which a browser can send) is written as its \\u escape, so
+    the file is valid UTF-8 and reads back the same.
+    """
+    doc = {
+        "format": FORMAT, "version": VERSION, "models": ws.models, "mode": ws.mode, "text": ws.text,
+        "messages": [list(m) for m in ws.messages], "tools": ws.tools, "versions": [v.to_json() for v in ws.versions],
+        "prices": {"rate": ws.price_rate or "standard", "edits": edits_to_json(ws.price_edits)},
+    }  # fmt: skip
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def version_from_json(v: object, where: str) -> PromptVersion:
+    """One version from its JSON object; raises WorkspaceError with its first problem."""
+    version, problems = read_version(v, where)
+    if version is None:
+        raise WorkspaceError(problems[0])
+    return version
+
+
+def _text_field(doc: dict, key: str, notes: list[str]) -> str:
+    value = doc.get(key, "")
+    if isinstance(value, str):
+        return value
+    notes.append(f'"{key}" left out: it must be text, not {shown(value)}')
+    return ""
+
+
+def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[Workspace, list[str]]:
+    """Read a workspace file; returns it and notes, one per value left out (a model this app does
+    not have, a version with a bad field, messages over the cap...).
+
+    Raises WorkspaceError, saying what is wrong, for a file that is not a workspace file of a
+    version this app reads; then nothing is loaded.
+    """
+    doc = read_json_file(data, max_bytes=MAX_FILE_BYTES, error=WorkspaceError, kind="a .json workspace file")
+    if nesting_depth(doc) > MAX_DEPTH:
+        raise WorkspaceError(
+            too_deep_message("file's lists and objects") + " Upload a workspace file saved by this app"
+        )
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise WorkspaceError(f'not a workspace file saved by this app (expected "format": "{FORMAT}")')
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise WorkspaceError('the file has no valid "version" number')
+    if version > VERSION:
+        raise WorkspaceError(
+            f"the file is format version {version}; this app reads version {VERSION}: update the app"
+        )
+    notes: list[str] = []
+    mode = doc.get("mode", "text")
+    if mode not in KINDS:
+        notes.append(f'"mode" left out: it must be "text" or "chat", not {shown(mode)}')
+        mode = "text"
+    models = doc.get("models", [])
+    if not isinstance(models, list):
+        notes.append(f'"models" left out: it must be a list of model or tokenizer names, not {shown(models)}')
+        models = []
+    for m in models:
+        if not isinstance(m, str) or m not in known_models:
+            notes.append(f"the file names a model this app does not have: {shown(m)} (skipped)")
+    messages, found = read_messages(doc.get("messages", []), where="the chat")
+    notes += found
+    tools = _text_field(doc, "tools", notes)
+    if tools and (problem := tools_problem(tools)):
+        notes.append(f"the chat's tools are left out of the counts until fixed: {problem}")
+    versions, found = read_versions(doc.get("versions", []))
+    notes += found
+    edits, rate, found = _prices(doc.get("prices"))
+    notes += found
+    ws = Workspace(
+        models=[m for m in models if isinstance(m, str) and m in known_models], mode=mode,
+        text=_text_field(doc, "text", notes), messages=messages, tools=tools, versions=versions,
+        price_edits=edits, price_rate=rate,
+    )  # fmt: skip
+    return ws, notes
+
+
+def _prices(value: object) -> tuple[Edits, str | None, list[str]]:
+    """The file's edited prices and rate option (rate None: a file saved before prices were kept);
+    what cannot be used is left out with a note, as every other value of the file."""
+    if value is None:
+        return {}, None, []
+    if not isinstance(value, dict):
+        return (
+            {},
+            None,
+            [f'"prices" left out: it must be an object with "rate" and "edits", not {shown(value)}'],
+        )
+    rate = value.get("rate", "standard")
+    notes = []
+    if rate not in RATE_OPTIONS:
+        notes.append(f"the file's price rate {shown(rate)} is not one this app offers: standard prices used")
+        rate = "standard"
+    try:
+        edits = edits_from_json(value.get("edits", []), where='"prices"')
+    except PriceError as exc:
+        notes.append(f"the edited prices are left out: {exc}")
+        edits = {}
+    if unknown := sorted({r for _, r in edits} - set(RATE_OPTIONS)):
+        notes.append(
+            f"edited prices for a rate this app does not offer ({', '.join(unknown)}) are kept but unused"
+        )
+    return edits, rate, notes
+
+
+__all__ = [
+    "FORMAT", "VERSION", "DiffRegion", "PromptVersion", "Workspace", "WorkspaceError", "diff_html", "diff_regions",
+    "load_workspace", "save_workspace", "version_from_json", "version_tokens",
+]  # fmt: skip

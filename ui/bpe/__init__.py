@@ -1,0 +1,1 @@
+"""The bpe page's sections."""

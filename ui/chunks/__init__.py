@@ -1,0 +1,1 @@
+"""The chunks page's sections."""

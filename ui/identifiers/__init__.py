@@ -1,0 +1,1 @@
+"""The identifiers page's sections."""

@@ -1,0 +1,1 @@
+"""The languages page's sections."""

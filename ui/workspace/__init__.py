@@ -1,0 +1,1 @@
+"""The workspace page's sections."""

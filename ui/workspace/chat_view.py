@@ -1,0 +1,176 @@
+"""The whole chat request, per chosen model: counts per message and in total, and the request
+drawn as tokens with what the chat format adds marked apart from the messages' text."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import Tokenizer
+from tokenizer_core.tokenizers import TokenPane, escape_markdown, legend_html, token_count
+from tokenizer_core.workspace.chat import (
+    CHAT_FORMATS,
+    ChatRenderError,
+    Message,
+    chat_formats_for,
+    count_request,
+    request_segments,
+)
+from tokenizer_core.workspace.model_prices import model_window
+from tokenizer_core.workspace.models import Choice
+
+from ..token_view import token_view
+
+MAX_PIECES = 6_000  # pieces of the request drawn (the counts above cover all of it)
+HOW = {  # short, for the table; HOW_NOTE says what each means
+    True: "published template",
+    False: "OpenAI's counting rule",
+}
+HOW_NOTE = (
+    "Counted by: *published template* = the model's own chat template, rendered and tokenized; "
+    "*OpenAI's counting rule* = OpenAI publishes no template, so the request is counted by its "
+    "documented rule (tokens per message and per reply)."
+)
+
+
+def request_pairs(choices: list[Choice]) -> list[tuple[str, str, list[str], int | None]]:
+    """(tokenizer id, chat format id, names, smallest context window) to count, each once."""
+    pairs: dict[tuple[str, str], tuple[list[str], list[int]]] = {}
+    for c in choices:
+        if c.tokenizer_id is None:
+            continue
+        fids = [c.chat_format] if c.model else [f.id for f in chat_formats_for(c.tokenizer_id)]
+        for fid in filter(None, fids):
+            names, windows = pairs.setdefault((c.tokenizer_id, fid), ([], []))
+            names.append(c.name)
+            if w := model_window(c.model):
+                windows.append(w)
+    return [(t, f, names, min(w) if w else None) for (t, f), (names, w) in pairs.items()]
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting the chat request...")
+def cached_request(
+    tokenizer_id: str,
+    format_id: str,
+    messages: tuple[tuple[str, str], ...],
+    tools_key: str,
+    _tok: Tokenizer,
+    _tools: list[dict],
+) -> dict:
+    msgs = [Message(r, c) for r, c in messages]
+    try:
+        rc = count_request(msgs, _tok, CHAT_FORMATS[format_id], tools=_tools)
+    except ChatRenderError as exc:
+        return {"error": str(exc)}
+    return {
+        "total": rc.total, "messages": list(rc.message_tokens), "tools": rc.tools_tokens,
+        "tools_counted": rc.tools_counted, "template": rc.template_tokens, "parts": rc.parts,
+    }  # fmt: skip
+
+
+def request_counts(
+    messages: list[Message], tools: list[dict], choices: list[Choice], toks: dict[str, Tokenizer]
+) -> list[dict]:
+    """One row per (tokenizer, format) of the chosen models, counted once each."""
+    key = tuple((m.role, m.content) for m in messages)
+    tools_key = repr(tools)
+    rows = []
+    for tid, fid, names, window in request_pairs(choices):
+        if tid not in toks:
+            continue
+        r = cached_request(tid, fid, key, tools_key, toks[tid], tools)
+        rows.append({"tokenizer_id": tid, "format_id": fid, "names": names, "window": window, **r})
+    return rows
+
+
+def message_labels(rows: list[dict], n_messages: int, names: dict[str, str]) -> dict[int, str]:
+    """A short count by each message in the editor: its own tokens under each tokenizer."""
+    seen: dict[str, list[int]] = {}
+    for r in rows:
+        if "messages" in r and r["tokenizer_id"] not in seen:
+            seen[r["tokenizer_id"]] = r["messages"]
+    if not seen:
+        return {}
+    return {
+        i: " / ".join(f"{v[i]:,}" for v in seen.values())
+        + " tokens"
+        + (" (" + ", ".join(names.get(t, t) for t in seen) + ")" if i == 0 else "")
+        for i in range(n_messages)
+    }
+
+
+def request_section(
+    rows: list[dict], messages: list[Message], tools: list[dict], window: int, toks: dict[str, Tokenizer]
+) -> None:
+    st.subheader("The whole request, per model")
+    if not rows:
+        st.info("None of the chosen models or tokenizers has a known chat format: pick a chat model above.")
+        return
+    table = []
+    for r in rows:
+        fmt = CHAT_FORMATS[r["format_id"]]
+        row = {"Models": ", ".join(r["names"]), "Chat format": fmt.name}
+        if "error" in r:
+            table.append({**row, "Counted by": r["error"]})
+            continue
+        for i, (m, n) in enumerate(zip(messages, r["messages"])):
+            row[f"#{i + 1} {m.role}"] = n
+        ctx = r["window"] or window
+        row |= {
+            # text, so a format that says nothing on tools shows why, never "None"
+            "Tools": f"{r['tools']:,}" if r["tools_counted"] or not tools else "not counted", "Format adds": r["template"],
+            "Request tokens": r["total"], "Context window": ctx, "% of context": 100 * r["total"] / ctx,
+            "Counted by": (fmt.counted_by or HOW[fmt.rendered])
+            + ("" if r["tools_counted"] or not tools else "; tools not counted"),
+        }  # fmt: skip
+        table.append(row)
+    st.dataframe(
+        pd.DataFrame(table), hide_index=True, key="counter_request_table",
+        column_config={
+            "Request tokens": st.column_config.NumberColumn(format="localized",
+                                                            help="What the model reads, to the start of its reply"),
+            "Tools": st.column_config.TextColumn(alignment="right",
+                                                 help="Not counted: this format does not say how tools enter the prompt"),
+            "Context window": st.column_config.NumberColumn(
+                format="localized", help="The smallest context window of the models in the row; the window "
+                "chosen above where none is known",
+            ),
+            "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
+                                                            help="Of the window in the Context window column"),
+            "Counted by": st.column_config.TextColumn(help=HOW_NOTE),
+        },
+    )  # fmt: skip
+    st.caption(HOW_NOTE)
+    if tools and any(not r.get("tools_counted", True) for r in rows):
+        st.caption(
+            "Tools are counted where a family publishes how they enter the prompt (Llama 3.1, Qwen, Mistral); "
+            "for OpenAI models by the Cookbook's estimate; elsewhere they are not counted."
+        )
+    if any(r["format_id"].startswith("deepseek") for r in rows):
+        st.caption("Message text counts as ordinary text, as a chat API treats it; DeepSeek V4's tokenizer "
+                   "still reads its chat markers (such as `<think>`) as one token wherever they appear.")  # fmt: skip
+    drawable = [r for r in rows if r.get("parts")]
+    if not drawable:
+        st.caption("These requests are counted by a rule (OpenAI's documented one, or Google's for Gemini: "
+                   "each text on its own), not a rendered template, so they cannot be drawn token by token.")  # fmt: skip
+        return
+    labels = {
+        i: f"{', '.join(r['names'])} · {CHAT_FORMATS[r['format_id']].name}" for i, r in enumerate(drawable)
+    }
+    pick = st.selectbox("Show the request as tokens for", list(labels), format_func=labels.get,
+                        key="counter_request_pick")  # fmt: skip
+    r = drawable[min(pick or 0, len(drawable) - 1)]
+    tid, fid = r["tokenizer_id"], r["format_id"]
+    segs = request_segments(toks[tid], r["parts"])
+    shown = segs[:MAX_PIECES]
+    text = "".join(p.text for p in r["parts"])[: shown[-1].end if shown else 0]
+    # the text view's own setting (same key): it follows from one mode to the other and into the link
+    ws = st.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
+    st.html(legend_html([("dashed outline", "added by the chat format (special tokens and template text)"),
+                         ("hover", "token ids, bytes and offsets")]))  # fmt: skip
+    n = token_count(segs)
+    caption = f"Drawing the first {len(shown):,} of {len(segs):,} pieces." if len(shown) < len(segs) else ""
+    pane = TokenPane(CHAT_FORMATS[fid].name, shown, note=f"{n:,} tokens", caption=caption)
+    token_view(text, [pane], key=f"counter_request_view_{tid}_{fid}", show_whitespace=ws,
+               special_label="added by the chat format")  # fmt: skip
+    st.caption(f"Source: {escape_markdown(CHAT_FORMATS[fid].source)}.")

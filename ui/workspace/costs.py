@@ -1,0 +1,151 @@
+"""What the prompt costs per request for each chosen model, from the app's one price table."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core.pricing.rates import money_text
+from tokenizer_core.pricing.source import RATE_OPTIONS
+from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace.model_prices import window_for
+from tokenizer_core.workspace.models import Choice
+
+from ..prices import price_editor, prices_for, rate_control, show_price_notes
+
+ENTERED = "counter_entered_"  # + choice id: a count the user typed for a model nothing here counts
+
+
+def _counter_name(choice: Choice, tokenizer_names: dict[str, str]) -> str:
+    if choice.tokenizer_id is None:
+        return f"you ({choice.model.maker if choice.model and choice.model.maker else 'the API'}'s count)"
+    name = tokenizer_names.get(choice.tokenizer_id, choice.tokenizer_id)
+    return f"{name} (your choice)" if choice.users_tokenizer else name
+
+
+def entered_counts(choices: list[Choice]) -> dict[str, int]:
+    """For each chosen model nothing here counts: the count the user enters from the maker's API."""
+    uncounted = [c for c in choices if c.model is not None and c.tokenizer_id is None]
+    if not uncounted:
+        return {}
+    st.caption(
+        "No public tokenizer for "
+        + escape_markdown(", ".join(c.name for c in uncounted))
+        + ": type the input "
+        "tokens its maker's API counts for this prompt (Anthropic: the Messages API's count_tokens, or usage."
+        "input_tokens of a response) to cost it. The app shows no count of its own for these models."
+    )
+    cols = st.columns(min(len(uncounted), 3))
+    out = {}
+    for i, c in enumerate(uncounted):
+        n = cols[i % len(cols)].number_input(
+            f"{c.name}: input tokens (entered by you)", min_value=0, max_value=100_000_000, step=100,
+            key=f"{ENTERED}{c.id}", help="The count you enter is used as is, marked as yours in the table.",
+        )  # fmt: skip
+        if n:
+            out[c.id] = int(n)
+    return out
+
+
+def cost_rows(
+    tokens: dict[str, int], choices: list[Choice], *, output_tokens: int, requests: int, cached_tokens: int,
+    window: int, tokenizer_names: dict[str, str], entered: dict[str, int],
+) -> list[dict]:  # fmt: skip
+    """One row per chosen model with a price and a count (counted, or entered by the user)."""
+    models = [c for c in choices if c.model is not None]
+    users = {c.model.id: c.tokenizer_id for c in models if c.model and c.users_tokenizer and c.tokenizer_id}
+    table = prices_for([c.model for c in models if c.model], tokenizers=users)
+    by_id = {p.model_id: p for p in table.prices}
+    rows = []
+    for c in models:
+        p = by_id[c.model.id] if c.model else None
+        n = entered.get(c.id) if c.tokenizer_id is None else tokens.get(c.id)
+        if p is None or p.rates is None or not p.priced or n is None:
+            continue
+        win = window_for([c], chosen=window)
+        cached = min(cached_tokens, n)
+        rin, rout = p.rates.input, p.rates.output
+        out = output_tokens if rout is not None else 0  # an embedding model writes no tokens
+        cost = p.rates.request_cost(n, out, cached_tokens=cached)
+        price_text = (
+            f"{money_text(rin.at(n)) if rin else 'none'} / {money_text(rout.at(n)) if rout else 'none'}"
+        )
+        rows.append({
+            "choice": c.id, "Model": c.name, "Counted by": _counter_name(c, tokenizer_names),
+            "Input tokens": n, "Context window": win.tokens, "% used": 100 * n / win.tokens,
+            "$/1M in / out": price_text,
+            "Per request $": float(cost), f"Per {requests:,} requests $": float(cost * requests),
+            "Note": " · ".join(filter(None, (
+                "your price" if p.edited else "", "" if p.rate == "standard" else RATE_OPTIONS[p.rate].label.lower(),
+                p.rates.tier_status(n) if any(n > s for s in p.rates.tier_starts()) else "",
+                "" if rout else "no output tokens (an embedding model)",
+                "window chosen above" if win.chosen else "",
+            ))),
+        })  # fmt: skip
+    return rows
+
+
+def cost_section(
+    tokens: dict[str, int], choices: list[Choice], *, window: int, tokenizer_names: dict[str, str]
+) -> None:
+    st.subheader("Cost per request")
+    models = [c.model for c in choices if c.model is not None]
+    if not models:
+        st.caption("Pick a model (not only an encoding) to see what the prompt costs.")
+        return
+    entered = entered_counts(choices)
+    c1, c2, c3 = st.columns(3)
+    out = int(c1.number_input("Expected output tokens per request", min_value=0, max_value=10**7, value=300,
+                              step=50, key="counter_out_tokens"))  # fmt: skip
+    cached = int(c2.number_input(
+        "Of the input, tokens read from the cache", min_value=0, max_value=10**8, value=0, step=100,
+        key="counter_cached_tokens", help="A prompt prefix the provider has cached (a repeated system prompt): "
+        "billed at the cached input price where the model has one.",
+    ))  # fmt: skip
+    n = int(c3.number_input("Number of requests", min_value=1, max_value=10**12, value=1_000, step=1_000,
+                            key="counter_requests"))  # fmt: skip
+    rate_control("counter_price_rate", models)
+    rows = cost_rows(tokens, choices, output_tokens=out, requests=n, cached_tokens=cached, window=window,
+                     tokenizer_names=tokenizer_names, entered=entered)  # fmt: skip
+    priced = {r.pop("choice") for r in rows}
+    if rows:
+        money = st.column_config.NumberColumn(format="$%.6f")
+        st.dataframe(
+            pd.DataFrame(rows), hide_index=True, key="counter_cost_table",
+            column_config={
+                "$/1M in / out": st.column_config.TextColumn(
+                    help="US dollars per million input / output tokens that this request pays (its tier, its rate)"
+                ),
+                "Per request $": money, f"Per {n:,} requests $": st.column_config.NumberColumn(format="$%.2f"),
+                "Model": st.column_config.TextColumn(pinned=True),
+                "Input tokens": st.column_config.NumberColumn(format="localized"),
+                "Context window": st.column_config.NumberColumn(format="localized"),
+                "Note": st.column_config.TextColumn(width="large"),
+                "% used": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100, width="small",
+                                                               help="Of the context window to its left"),
+            },
+        )  # fmt: skip
+    table = prices_for(models)
+    unpriced = [c.name for c in choices if c.model and c.id not in priced]
+    no_price = {p.model for p in table.prices if not p.priced}
+    if missing := [m for m in unpriced if m in no_price]:
+        st.caption(
+            "No price in the source for "
+            + escape_markdown(", ".join(missing))
+            + ": type one in the price table."
+        )
+    waiting = [c for c in choices if c.model and c.id not in priced and c.name not in no_price]
+    if uncounted := [c.name for c in waiting if c.tokenizer_id is None]:
+        st.caption(
+            escape_markdown(", ".join(uncounted))
+            + ": no count yet (enter one above, or choose its tokenizer)."
+        )
+    if no_format := [c.name for c in waiting if c.tokenizer_id is not None]:
+        st.caption(
+            escape_markdown(", ".join(no_format)) + ": no chat format known, so the request is not counted "
+            "for it (the Text prompt counts a text alone)."
+        )
+    with st.expander("Prices: the source's, and yours (edit any price here; one table for every page)",
+                     icon=":material/sell:", expanded=True):  # fmt: skip
+        price_editor(table, key="counter_prices_editor")
+    show_price_notes(table)

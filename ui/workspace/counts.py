@@ -1,0 +1,312 @@
+"""The token counter's sections: counts, token views, share link, about. Widgets and layout
+only; the logic is in tokenizer_core."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import CountRow, Segment, Tokenizer, TokenizerFailed, count_table
+from tokenizer_core.bpe import plural
+from tokenizer_core.portable import portable_all
+from tokenizer_core.tasks import count_task
+from tokenizer_core.tokenizers import (
+    NO_PUBLIC_TOKENIZER,
+    TokenPane,
+    escape_markdown,
+    legend_html,
+    token_count,
+    unshared_boundaries,
+    view_windows,
+)
+from tokenizer_core.workspace import CONTEXT_WINDOWS, rows_to_csv
+from tokenizer_core.workspace.charts import token_count_chart, token_count_data
+from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_tokenizer_note
+from tokenizer_core.workspace.share import PACKED, share_link
+
+from ..failures import show_failure
+from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
+from ..models import known_choice_ids
+from ..state import named, session_tokenizers, tokenizer_infos, unnamed
+from ..token_view import token_view
+
+PART_CHARS = 12_000  # characters per page of the coloured view
+MAX_SPANS = 6_000  # segments drawn per tokenizer and page
+VIEW_LABELS = {"text": "Text", "ids": "Token IDs", "hide": "Hide"}
+CUSTOM = "Custom..."
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting...")
+def cached_counts(
+    text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
+) -> list[CountRow]:
+    # shared by every session: rows labelled by id; the page puts this session's names on them
+    return unnamed(count_table(text, _toks, context_window=window, allow_special=allow_special))
+
+
+def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: bool) -> list[CountRow] | None:
+    """This session's count rows. A very large text is counted in a worker process (this
+    session's own tokenizers sent along), with a progress bar and a Cancel button; None (with a
+    message shown) when the user cancelled it."""
+    ids = tuple(t.id for t in toks)
+    refs = portable_all(toks) if len(text) > in_process_max_chars("count") else None
+    if refs is None:
+        return named(cached_counts(text, ids, window, allow_special, toks), toks)
+    fingerprint = ("count", text_digest(text), ids, window, allow_special)
+    outcome = pooled_result(
+        "counter_count", fingerprint, count_task, text, refs, context_window=window,
+        allow_special=allow_special, weight=1, label="Counting tokens...",
+    )  # fmt: skip
+    if outcome.error is None:
+        return named(outcome.value, toks)
+    show_stopped("counter_count", outcome, "Counting", "text", again="Count again")
+    return None
+
+
+SEGMENTS = "counter_segments"  # this session's segments of the part of the text on view
+
+
+def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_special: bool) -> list[Segment]:
+    """`tok`'s segments of ``text[start:end]`` (offsets in `text`), kept for this session while
+    the part on view stays the same: reruns that change nothing in it (a view option, the cost
+    inputs, another page and back) reuse them. Typing changes the text: a cache shared by every
+    session (which pickles what it keeps, ~2-3 ms per 1,000 segments) only cost time there."""
+    part = (text, start, end, allow_special)
+    kept = st.session_state.get(SEGMENTS)
+    if kept is None or kept[0] != part:
+        kept = st.session_state[SEGMENTS] = (part, {})
+    segs = kept[1].get(tok.id)
+    if segs is None:
+        segs = tok.segments(text[start:end], allow_special=allow_special)
+        if start:
+            segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+        kept[1][tok.id] = segs
+    return segs
+
+
+def context_window_input() -> int:
+    # Defaults go through session state (a share link may have set it), never also as a
+    # widget default: Streamlit warns when both are given.
+    st.session_state.setdefault("counter_ctx", list(CONTEXT_WINDOWS)[2])
+    choice = st.selectbox(
+        "Context window (for encodings)", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
+        help="A model is measured against its own context window (the price source's figure); an encoding, "
+        "or a model whose window is not known, against this one. Every table shows the window it used.",
+    )  # fmt: skip
+    if choice == CUSTOM:
+        st.session_state.setdefault("counter_ctx_custom", 128_000)
+        return int(st.number_input(
+            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="counter_ctx_custom",
+        ))  # fmt: skip
+    return CONTEXT_WINDOWS[choice]
+
+
+def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
+    """One metric per tokenizer (models that share one are counted once), with their notes."""
+    by_tok = {g.tokenizer_id: g for g in groups}
+    cols = st.columns(min(len(rows), 4))
+    for i, (row, tok) in enumerate(zip(rows, toks)):
+        with cols[i % len(cols)]:
+            cpt = f"{row.chars_per_token:.2f} chars/token" if row.chars_per_token else "no tokens"
+            st.metric(
+                escape_markdown(row.tokenizer), f"{row.tokens:,}",
+                help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
+            )  # fmt: skip
+            picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
+            st.caption(escape_markdown(", ".join(picked or tok.info.models) or tok.info.family))
+    if note := shared_tokenizer_note(groups, tokenizer_names={t.id: t.info.name for t in toks}):
+        st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
+    for rule in rule_notes([c for g in groups for c in g.choices]):  # e.g. Gemini: what is counted
+        st.caption(escape_markdown(rule))
+
+
+def counts_table(rows: list[CountRow]) -> None:
+    """The counts as a table, a bar chart and a CSV download."""
+    df = pd.DataFrame([_row_dict(r) for r in rows])
+    st.dataframe(
+        df.drop(columns=["tokenizer_id"]),
+        hide_index=True,
+        column_config={
+            "context_window": st.column_config.NumberColumn(
+                "Context window",
+                format="localized",
+                help="The smallest context window of the models this tokenizer counts for; for an encoding "
+                "alone, the window chosen above.",
+            ),
+            "tokenizer": "Tokenizer",
+            "tokens": st.column_config.NumberColumn("Tokens", format="localized"),
+            "characters": st.column_config.NumberColumn("Characters", format="localized"),
+            "words": st.column_config.NumberColumn("Words", format="localized"),
+            "utf8_bytes": st.column_config.NumberColumn("UTF-8 bytes", format="localized"),
+            "chars_per_token": st.column_config.NumberColumn("Chars / token", format="%.2f"),
+            "context_pct": st.column_config.ProgressColumn(
+                "% of context", format="%.2f%%", min_value=0, max_value=100
+            ),
+        },
+    )
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1.vega_lite_chart(counts_chart_spec(rows), width="stretch")
+    c2.download_button(
+        "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
+        icon=":material/download:", key="counter_csv", on_click="ignore",
+    )  # fmt: skip
+
+
+CHART_DATA = "token_counts"  # the name of the counts chart's dataset in its Vega-Lite spec
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _chart_template(tokenizers: tuple[tuple[str, str], ...], _rows: list[CountRow]) -> dict:
+    # Building the Altair chart and validating its spec took ~40-60 ms of CPU on every keystroke,
+    # while only the counts change: the spec depends on the tokenizers (names, colours) alone.
+    spec = token_count_chart(_rows).to_dict()
+    # Streamlit draws an Altair chart under the "none" theme, not Altair's default, and keeps its
+    # data apart from the spec: the same here.
+    if alt.theme.active == "default":
+        for key, value in alt.theme.get()().get("config", {}).get("view", {}).items():
+            if spec.get("config", {}).get("view", {}).get(key) == value:
+                del spec["config"]["view"][key]
+        if spec.get("config", {}).get("view") == {}:
+            del spec["config"]["view"]
+        if spec.get("config") == {}:
+            del spec["config"]
+    spec.pop("datasets", None)
+    spec["data"] = {"name": CHART_DATA}
+    return spec
+
+
+def counts_chart_spec(rows: list[CountRow]) -> dict:
+    """`token_count_chart(rows)` as a Vega-Lite spec with its data as a dataset, for
+    `st.vega_lite_chart`: the spec comes from a cache of one per set of tokenizers."""
+    spec = _chart_template(tuple((r.tokenizer_id, r.tokenizer) for r in rows), rows)  # a copy
+    spec["datasets"] = {CHART_DATA: token_count_data(rows)}
+    return spec
+
+
+def _row_dict(row: CountRow) -> dict:
+    return {f: getattr(row, f) for f in CountRow.__dataclass_fields__}
+
+
+def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
+    st.subheader("How each tokenizer cuts the text")
+    c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+    with c1:
+        st.session_state.setdefault("counter_view", "text")
+        mode = st.segmented_control(
+            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view",
+        ) or "text"  # fmt: skip
+    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
+    diff = c3.toggle(
+        "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
+        help="A red bar marks a token boundary that not every tokenizer shown has.",
+    )  # fmt: skip
+    if mode == "hide":
+        st.caption("Coloured view hidden. The counts above cover the whole text.")
+        return
+    windows = view_windows(text, PART_CHARS)
+    part = 0
+    if len(windows) > 1:
+        part = int(st.number_input(
+            f"Part (the text is shown in {len(windows)} parts of about {PART_CHARS:,} characters)",
+            min_value=1, max_value=len(windows), value=1, step=1, key="counter_part",
+        )) - 1  # fmt: skip
+        part = min(part, len(windows) - 1)
+    start, end, exact = windows[part]
+    seg_lists, drawn = [], []
+    for t in toks:  # a user's tokenizer may fail on one part of a text it counted whole
+        try:
+            seg_lists.append(view_segments(text, t, start=start, end=end, allow_special=allow_special))
+            drawn.append(t)
+        except TokenizerFailed as exc:
+            show_failure(exc)
+    toks = drawn
+    marked = unshared_boundaries(*seg_lists) if diff and len(toks) > 1 else [frozenset()] * len(toks)
+    if len(windows) > 1:
+        note = "" if exact else " Near the start of this part a token may differ from the whole-text count."
+        st.caption(f"Characters {start:,}–{end:,} of {len(text):,}.{note}")
+    legend = [("hover", "token ids, bytes and offsets")]
+    if diff and len(toks) > 1:
+        legend.append(("red bar", "boundary not shared by every tokenizer shown"))
+    if allow_special:
+        legend.append(("dashed outline", "special token"))
+    st.html(legend_html(legend))
+    panes = []
+    for tok, segs, mk in zip(toks, seg_lists, marked):
+        shown = segs[:MAX_SPANS]
+        caption = (
+            f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part."
+            if len(shown) < len(segs)
+            else ""
+        )
+        panes.append(
+            TokenPane(
+                tok.info.name, shown, note=f"{plural(token_count(segs), 'token')} in this part", caption=caption,
+                marked=mk,
+            )
+        )  # fmt: skip
+    token_view(text[start:end], panes, key="counter_token_view", base=start, mode=mode, show_whitespace=ws)
+
+
+def share_section(
+    ids: list[str],
+    text: str,
+    window: int,
+    *,
+    mode: str = "text",
+    messages=(),
+    tools: str = "",
+    versions=(),
+) -> None:
+    """Keep the address bar on a link that reproduces the page (text or chat, and versions)."""
+    known = set(known_choice_ids())
+    link = share_link(
+        tokenizers=[i for i in ids if i in known], text=text,
+        view=st.session_state.get("counter_view") or "text", context_window=window,
+        whitespace=bool(st.session_state.get("counter_ws")),
+        allow_special=bool(st.session_state.get("counter_special")),
+        mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
+    )  # fmt: skip
+    params = link.params
+    try:
+        st.query_params.from_dict(params)
+    except Exception:  # noqa: BLE001, S110  (an unusual host must not break the page)
+        pass
+    with st.expander("Share this view", icon=":material/link:"):
+        base = (st.context.url or "").split("?")[0]
+        st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
+        notes = ["The address bar always holds this link: copy either."]
+        if link.left_out:
+            parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
+            notes.append(f"Left out of the link: {parts}. A workspace file keeps everything.")
+        if any(i in session_tokenizers() for i in ids):
+            notes.append("Your own tokenizers are private to this session and are not in the link.")
+        st.caption(" ".join(notes))
+
+
+def about_tokenizers() -> None:
+    with st.expander("About these tokenizers", icon=":material/info:"):
+        st.table(  # text in every column: a static table wraps it to the page's width
+            pd.DataFrame(
+                [
+                    {
+                        "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
+                        "Vocabulary": f"{i.vocab_size:,}", "Data source": i.source, "License": i.license,
+                        "Notes": i.notes,
+                    }
+                    for i in tokenizer_infos()
+                ]
+            ),
+            hide_index=True,
+        )  # fmt: skip
+        st.caption(
+            "Counts are of the text alone. A chat API adds tokens per message for roles and "
+            'separators: switch the prompt to "Chat request" to see the whole request, per model family.'
+        )
+        st.caption(
+            "Not here, on purpose: "
+            + " ".join(escape_markdown(f"{name}: {why}") for name, why in NO_PUBLIC_TOKENIZER.items())
+            + " Any number shown for them would be a guess."
+        )

@@ -1,0 +1,232 @@
+"""Prompt versions side by side, and the workspace file (versions, chat, tools, chosen models).
+
+The session holds checked `PromptVersion`s only: a share link and a workspace file are read
+(and their bad values left out) where they enter, so a button never meets an unchecked value.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import Tokenizer, TokenizerFailed
+from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace.diff import diff_sections, regions_of, sections_html
+from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
+from tokenizer_core.workspace.limits import MAX_VERSIONS
+from tokenizer_core.workspace.models import Choice
+from tokenizer_core.workspace.versions import PromptVersion, version_tokens
+
+from ..failures import guarded_callback, show_failure
+from ..models import known_choice_ids
+from ..prices import RATE, prices_for, set_price_edits
+from .chat_editor import set_messages
+
+VERSIONS = "counter_versions"  # list of PromptVersion (checked), this session
+WS_EXPANDER = "counter_ws_expander"
+PRICE_COLUMN = "Input $ difference per 1,000 requests"
+
+
+def versions() -> list[PromptVersion]:
+    """This session's saved versions."""
+    return [v for v in st.session_state.get(VERSIONS, []) if isinstance(v, PromptVersion)]
+
+
+def set_versions(vs: list[PromptVersion]) -> None:
+    """Replace the saved versions (from a link or a file, already checked)."""
+    st.session_state[VERSIONS] = list(vs[:MAX_VERSIONS])
+
+
+def _save(current: PromptVersion) -> None:
+    vs = versions()
+    if len(vs) >= MAX_VERSIONS:
+        return
+    name = (st.session_state.get("counter_version_name") or "").strip() or f"v{len(vs) + 1}"
+    set_versions([*vs, PromptVersion(name, current.kind, current.text, current.messages, current.tools)])
+    st.session_state["counter_version_name"] = ""
+
+
+def _load_into_editor(pv: PromptVersion) -> None:
+    st.session_state["counter_mode"] = pv.kind
+    if pv.kind == "text":
+        st.session_state["counter_text"] = pv.text
+    else:
+        set_messages("counter_chat", list(pv.messages))
+        st.session_state["counter_chat_tools"] = pv.tools
+
+
+def _remove(i: int) -> None:
+    vs = versions()
+    if 0 <= i < len(vs):
+        set_versions(vs[:i] + vs[i + 1 :])
+
+
+def _on_workspace_file() -> None:
+    st.session_state.pop("counter_ws_error", None)
+    st.session_state.pop("counter_ws_notes", None)
+    st.session_state.pop("counter_ws_loaded", None)
+    file = st.session_state.get("counter_ws_file")
+    if file is None:
+        return
+    st.session_state[WS_EXPANDER] = True  # the answer is shown inside: keep it open
+    try:
+        ws, notes = load_workspace(file.getvalue(), known_models=known_choice_ids())
+    except WorkspaceError as exc:
+        st.session_state["counter_ws_error"] = f"{file.name}: {exc}. Nothing was changed."
+        return
+    if ws.models:
+        st.session_state["counter_tokenizers"] = ws.models
+        st.session_state["counter_full_rerun"] = True  # the model picker is outside the page's fragment
+    st.session_state["counter_mode"] = ws.mode
+    st.session_state["counter_text"] = ws.text
+    if ws.messages:
+        set_messages("counter_chat", ws.messages)
+    st.session_state["counter_chat_tools"] = ws.tools
+    set_versions(ws.versions)
+    if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
+        set_price_edits(ws.price_edits)
+        st.session_state[RATE] = ws.price_rate
+    n = len(ws.versions)
+    st.session_state["counter_ws_loaded"] = f"Loaded {file.name}: {n} version{'s' * (n != 1)}."
+    st.session_state["counter_ws_notes"] = [f"{file.name}: {note}" for note in notes]
+
+
+def workspace_file_section(current: Workspace) -> None:
+    # The expander keeps its state (keyed, rerun on toggle), so a loaded file's confirmation,
+    # shown inside it, is still in view after the page reruns for the file's models.
+    with st.expander(
+        "Workspace file (save or load versions, chat, tools and models)", icon=":material/folder_open:",
+        key=WS_EXPANDER, on_change="rerun",
+    ):  # fmt: skip
+        c1, c2 = st.columns(2, vertical_alignment="bottom")
+        c1.download_button(
+            # built on click, not on every keystroke's rerun (it holds the whole text)
+            "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
+            mime="application/json", icon=":material/download:", key="counter_ws_save",
+        )  # fmt: skip
+        c2.file_uploader(
+            "Load a workspace file", type=["json"], key="counter_ws_file",
+            on_change=guarded_callback(_on_workspace_file),
+        )  # fmt: skip
+        if msg := st.session_state.get("counter_ws_error"):
+            st.error(escape_markdown(msg), icon=":material/block:")
+        if msg := st.session_state.get("counter_ws_loaded"):
+            st.success(escape_markdown(msg), icon=":material/check:")
+        for note in st.session_state.get("counter_ws_notes", []):
+            st.warning(escape_markdown(note), icon=":material/data_object:")
+
+
+def _columns(a: PromptVersion, b: PromptVersion) -> tuple[str, str]:
+    """Table columns for the two versions: their names, made distinct from each other and the
+    table's own columns. ``_columns(PromptVersion("x"), PromptVersion("x")) -> ("x (1)", "x (2)")``"""
+    taken = {"Model", "Difference", "Change %", PRICE_COLUMN}
+    ca, cb = a.name, b.name
+    if ca == cb or ca in taken or cb in taken:
+        ca, cb = f"{ca} (1)", f"{cb} (2)"
+    return ca, cb
+
+
+def comparison_rows(
+    a: PromptVersion, b: PromptVersion, choices: list[Choice], toks: dict[str, Tokenizer]
+) -> tuple[list[dict], list[TokenizerFailed]]:
+    """Per chosen model: tokens of each version, the difference, and the input cost of each; and
+    the user tokenizers that failed on a version (left out of the rows)."""
+    table = prices_for([c.model for c in choices if c.model])
+    prices = {p.model_id: p for p in table.prices}
+    ca, cb = _columns(a, b)
+    rows, failed = [], {}
+    for c in choices:
+        tok = toks.get(c.tokenizer_id)
+        if tok is None or tok.id in failed:
+            continue
+        fmt = c.chat_format
+        try:
+            ta, tb = version_tokens(a, tok, fmt), version_tokens(b, tok, fmt)
+        except TokenizerFailed as exc:
+            failed[tok.id] = exc
+            continue
+        if ta is None or tb is None:
+            continue
+        row = {"Model": c.name, ca: ta, cb: tb, "Difference": tb - ta,
+               "Change %": 100 * (tb - ta) / ta if ta else None}  # fmt: skip
+        p = prices.get(c.model.id) if c.model else None
+        row[PRICE_COLUMN] = None
+        if p is not None and p.rates is not None and p.priced:
+            row[PRICE_COLUMN] = float((p.rates.request_cost(tb, 0) - p.rates.request_cost(ta, 0)) * 1000)
+        rows.append(row)
+    return rows, list(failed.values())
+
+
+def _cells(row: dict) -> dict:
+    """A comparison row as shown: the change and the cost as text, with a word where there is no
+    number (no price in the table; no change in % from 0 tokens), never "None"."""
+    pct, cost = row["Change %"], row[PRICE_COLUMN]
+    return {**row, "Change %": "—" if pct is None else f"{pct:+.1f}%",
+            PRICE_COLUMN: "no price" if cost is None else f"${cost:+.4f}"}  # fmt: skip
+
+
+def _table(rows: list[dict]) -> None:
+    right = st.column_config.TextColumn(alignment="right")
+    st.dataframe(pd.DataFrame([_cells(r) for r in rows]), hide_index=True, key="counter_cmp_table",
+                 column_config={"Change %": right, PRICE_COLUMN: right})  # fmt: skip
+    if any(r[PRICE_COLUMN] is None for r in rows):
+        st.caption("No price: the price source has none for this model (an encoding has none); enter one in "
+                   "the price editor beside the cost table.")  # fmt: skip
+
+
+def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[str, Tokenizer]) -> None:
+    st.subheader("Prompt versions side by side")
+    pvs = versions()
+    c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+    c1.text_input("Version name", key="counter_version_name", placeholder=f"v{len(pvs) + 1}")
+    c2.button("Save the prompt as a version", key="counter_version_save", icon=":material/bookmark_add:",
+              on_click=_save, args=(current,), disabled=len(pvs) >= MAX_VERSIONS)  # fmt: skip
+    if len(pvs) >= MAX_VERSIONS:
+        st.caption(
+            f"{MAX_VERSIONS} versions saved, the most the workspace holds: remove one to save another."
+        )
+    for i, v in enumerate(pvs):
+        d1, d2, d3 = st.columns([5, 2, 1], vertical_alignment="center")
+        size = f"{len(v.text):,} characters" if v.kind == "text" else f"{len(v.messages)} messages"
+        d1.markdown(f"**{escape_markdown(v.name)}** · {v.kind} · {size}")
+        d2.button("Load into the editor", key=f"counter_version_load_{i}", on_click=_load_into_editor, args=(v,),
+                  type="tertiary")  # fmt: skip
+        # an icon button: its label, hidden by ui/style.py, is its name for screen readers
+        with d3.container(key=f"icons_counter_version_{i}"):
+            st.button(f"Remove version {v.name}", key=f"counter_version_rm_{i}", icon=":material/delete:",
+                      help="Remove this version", on_click=_remove, args=(i,))  # fmt: skip
+    if len(pvs) < 2:
+        st.caption(
+            "Save two or more versions (edit the prompt between saves) to compare their tokens and cost."
+        )
+        return
+    names = list(range(len(pvs)))
+    s1, s2 = st.columns(2)
+    ia = s1.selectbox("Compare", names, index=0, format_func=lambda i: pvs[i].name, key="counter_cmp_a")
+    ib = s2.selectbox(
+        "with", names, index=len(pvs) - 1, format_func=lambda i: pvs[i].name, key="counter_cmp_b"
+    )
+    a, b = pvs[min(ia or 0, len(pvs) - 1)], pvs[min(ib or 0, len(pvs) - 1)]
+    rows, failed = comparison_rows(a, b, choices, toks)
+    for exc in failed:
+        show_failure(exc)
+    if rows:
+        _table(rows)
+    usable = {tid: t for tid, t in toks.items() if tid not in {f.tokenizer_id for f in failed}}
+    if not usable:
+        return
+    tid = st.selectbox("Count the changes with", list(usable), format_func=lambda t: usable[t].info.name,
+                       key="counter_cmp_tok")  # fmt: skip
+    tok = usable.get(tid or "") or next(iter(usable.values()))
+    try:
+        sections = diff_sections(a.sections(), b.sections(), tok)
+    except TokenizerFailed as exc:
+        show_failure(exc)
+        sections = diff_sections(a.sections(), b.sections())
+    st.html(sections_html(sections))
+    regions = regions_of(sections)
+    added = sum(r.tokens for r in regions if r.tokens > 0)
+    saved = -sum(r.tokens for r in regions if r.tokens < 0)
+    st.caption(f"Red: only in {escape_markdown(a.name)}; green: only in {escape_markdown(b.name)}. The small "
+               f"numbers are the tokens each change adds (+) or saves (−), counted on the changed words alone "
+               f"({added:,} added, {saved:,} saved); the table above has the exact totals.")  # fmt: skip
