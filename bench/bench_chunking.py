@@ -15,7 +15,7 @@ that reports each chunk's real count can be faster than that with tiktoken. Our 
 for texts from 500,000 characters the core encodes with splintr's native encoder (5-8x faster,
 checked at load and in the tests to give tiktoken's ids).
 
-Small budgets (issue 10, item 10; `--small-budgets` runs only this part): text where tokens
+Small budgets (`--small-budgets` runs only this part): text where tokens
 end inside grapheme clusters (Thai without spaces; combining marks; flags; emoji ZWJ families)
 at sizes 1, 2 and 512, with strategies tokens and recursive. Two goals, both ratios in the same
 run: (a) linear: the time per character for a text 4x longer is within 1.5x of the shorter

@@ -1,4 +1,4 @@
-"""Bad input gets a clear message, never a traceback (issue 10, items 4-6)."""
+"""Bad input gets a clear message, never a traceback."""
 
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def test_seed_001_first_seen_with_underscore_marker():
 
 
 def test_seed_001_diagram_does_not_follow_its_algorithm():
-    # issue 3: after l+o and lo+w the most frequent pair is low+e, not e+r as the diagram shows
+    # after l+o and lo+w the most frequent pair is low+e, not e+r as the diagram shows
     model = train_bpe("lower lowest", _opts(end_marker="_", merges=3, tie_break="first"), top_n=5)
     assert model.merges[:2] == [("l", "o"), ("lo", "w")]
     assert (model.steps[2].left, model.steps[2].right, model.steps[2].count) == ("low", "e", 2)

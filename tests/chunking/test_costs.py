@@ -176,7 +176,7 @@ def test_fit_prefix():
 
 
 def test_chunking_does_not_keep_an_uploaded_tokenizer_alive():
-    """Issue 13: a per-encoding cache (an lru_cache once) must not pin a session's tokenizer."""
+    """A per-encoding cache (an lru_cache once) must not pin a session's tokenizer."""
     import gc
     import weakref
     from importlib import resources

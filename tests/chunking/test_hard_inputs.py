@@ -1,4 +1,4 @@
-"""The chunker on inputs that used to break it (issue 10, items 9-11): long runs of clusters that
+"""The chunker on inputs that used to break it: long runs of clusters that
 a small budget cannot hold, scripts whose tokens end inside grapheme clusters, tiny budgets.
 
 Expected answers come from tiktoken itself (the raw `tiktoken.Encoding` under each built-in)

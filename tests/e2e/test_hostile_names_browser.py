@@ -1,4 +1,4 @@
-"""A user's names are shown as typed, never as Markdown, in a real Chromium (issue 10, item 2).
+"""A user's names are shown as typed, never as Markdown, in a real Chromium.
 
 A trained tokenizer and a language get names full of Markdown, a link and bare URLs; every
 place they appear (metric labels, their hover help, captions, chips, tables) must show the

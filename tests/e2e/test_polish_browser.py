@@ -1,4 +1,4 @@
-"""What a new user meets on each page, checked where only a browser can see it (issue 15)."""
+"""What a new user meets on each page, checked where only a browser can see it."""
 
 from __future__ import annotations
 

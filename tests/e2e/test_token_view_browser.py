@@ -108,7 +108,7 @@ def test_user_text_is_text_never_markup(app_page, payload):
 
 @pytest.mark.parametrize("width", [1400, 400])
 def test_tokens_never_wrap_inside_themselves(app_page, width):
-    """Issue 15: with whitespace shown, `⋅concisely` broke as `⋅concisel` / `y,`."""
+    """With whitespace shown, `⋅concisely` broke as `⋅concisel` / `y,`."""
     app_page.page.set_viewport_size({"width": width, "height": 1000})
     app_page.goto()
     words = "Please answer concisely, with examples, and explain your reasoning step by step. "

@@ -32,7 +32,7 @@ from tokenizer_core.languages import (
 )
 from tokenizer_core.languages.compare import find_language, language_order, slug_code, word_count
 
-# The languages issue 5 asks for, with the ISO 639-1 code and the writing system each uses.
+# The languages the page compares, with the ISO 639-1 code and the writing system each uses.
 REQUIRED = {
     "en": ("English", "Latn"), "es": ("Spanish", "Latn"), "fr": ("French", "Latn"),
     "de": ("German", "Latn"), "pt": ("Portuguese", "Latn"), "ru": ("Russian", "Cyrl"),
@@ -44,7 +44,7 @@ REQUIRED = {
     "ko": ("Korean", "Kore"), "sw": ("Swahili", "Latn"), "am": ("Amharic", "Ethi"),
     "my": ("Burmese", "Mymr"), "el": ("Greek", "Grek"),
 }  # fmt: skip
-NO_SPACES = {"zh", "ja", "th", "my"}  # written without spaces between words (issue 5)
+NO_SPACES = {"zh", "ja", "th", "my"}  # written without spaces between words
 RTL = {"ar", "he", "fa", "ur"}
 
 

@@ -1,4 +1,4 @@
-"""One colour per tokenizer id on every chart of every page (issue 15 item 3)."""
+"""One colour per tokenizer id on every chart of every page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A user's tokenizer that breaks inside its engine never stops a page (issue 10, item 3).
+"""A user's tokenizer that breaks inside its engine never stops a page.
 
 A tokenizer.json whose pre-tokenizer `Split` regex is `(\\w+\\s?)*$` loads, encodes "hello
 world", then panics in the regex engine on ordinary text (`PanicException`, a BaseException

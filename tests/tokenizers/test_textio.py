@@ -1,4 +1,4 @@
-"""Lone surrogates (issue 10, item 12): one U+FFFD each, as tiktoken itself does, so our ids match.
+"""Lone surrogates: one U+FFFD each, as tiktoken itself does, so our ids match.
 
 Expected ids come from the raw `tiktoken.Encoding` under each built-in, which replaces a lone
 surrogate before encoding (``text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")``).

@@ -1,4 +1,4 @@
-"""Two browser sessions on one server never see each other's data (issue 10, item 1).
+"""Two browser sessions on one server never see each other's data.
 
 Results are cached for the whole process (st.cache_data), so two AppTest sessions in one test
 process share them exactly as two users of one server do. Session A gives its tokenizer a
