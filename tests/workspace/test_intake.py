@@ -347,7 +347,7 @@ def test_shorten_cuts_between_words(text, expected):
     assert shorten(text, context=8) == expected
 
 
-def test_the_readme_and_nginx_say_what_the_link_limit_is():
-    readme = (ROOT / "README.md").read_text()
-    assert f"{MAX_LINK_CHARS:,} characters" in readme
+def test_the_hosting_guide_and_nginx_say_what_the_link_limit_is():
+    hosting = (ROOT / "docs" / "hosting.md").read_text()
+    assert f"{MAX_LINK_CHARS:,} characters" in hosting
     assert Path(ROOT / "deploy" / "nginx.conf").read_text().count("large_client_header_buffers") == 1

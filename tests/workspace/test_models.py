@@ -101,10 +101,10 @@ def test_mistral_models_use_the_tokenizer_mistral_commons_own_table_gives_them()
                       "mixtral-8x7b": "mistral_sp_v1", "mistral-7b-v0.3": "mistral_sp_v3"}  # fmt: skip
 
 
-def test_the_readme_and_the_registry_name_tekkens_models_as_mistral_commons_table_does():
+def test_the_tokenizer_table_and_the_registry_name_tekkens_models_as_mistral_commons_table_does():
     names = sorted(MODELS[m].name for m in ("open-mistral-nemo-2407", "pixtral-12b-2409", "ministral-8b-2410",
                                              "mistral-small-2409"))  # fmt: skip
-    row = next(line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    row = next(line for line in (ROOT / "docs" / "tokenizers.md").read_text(encoding="utf-8").splitlines()
                if line.startswith("| Mistral Tekken |"))  # fmt: skip
     used_by = row.split("|")[2]
     assert sorted(n.strip() for n in used_by.split(",")) == names
