@@ -5,7 +5,7 @@ words, so 2,000,000 characters hold a few hundred thousand characters of distinc
 Chinese, Japanese, Thai and other scripts written without spaces between words make every
 run of text one "word" (up to 1,000 characters), nearly all distinct, and every merge rewrites
 many of them: measured here, the same 2,000,000-character run took about 5 times as long as
-on English prose (see the README). Such text is limited to UNSPACED_MAX_CHARS.
+on English prose (see docs/pages.md). Such text is limited to UNSPACED_MAX_CHARS.
 """
 
 from __future__ import annotations

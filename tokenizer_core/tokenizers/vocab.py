@@ -1,6 +1,6 @@
 """Reading vocabulary files from disk or uploads, checking them, and proving them by hash.
 
-Formats (see the README's "Where the vocabularies come from"):
+Formats (see docs/tokenizers.md):
 
 * `.tiktoken`: one line per token, ``base64(token bytes) rank``, in rank order.
 * quicktok `.vocab` (little-endian): ``u32 N`` then N x (``u16 len``, bytes, ``u32 rank``);
