@@ -44,6 +44,15 @@ def test_the_notebook_session_runs_as_written():
     assert runner.summarize(verbose=False).failed == 0
 
 
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_the_sessions_in_the_docs_run_as_written(path):
+    for number, session in enumerate(_sessions(path.read_text(encoding="utf-8"))):
+        test = doctest.DocTestParser().get_doctest(session, {}, f"{path.name} #{number}", str(path), 0)
+        runner = doctest.DocTestRunner()
+        runner.run(test)
+        assert runner.summarize(verbose=False).failed == 0
+
+
 def test_a_wrong_output_in_the_session_would_fail():
     (session,) = _sessions(README.read_text(encoding="utf-8"))
     broken = session.replace("[15339, 1917]", "[15339, 1918]", 1)
