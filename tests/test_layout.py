@@ -55,9 +55,9 @@ def test_the_top_level_doc_runs():
 def test_natural_and_code_languages_keep_their_names():
     from tokenizer_core import identifiers
     from tokenizer_core.identifiers import languages as code_languages
-    from tokenizer_core.languages import compare
+    from tokenizer_core.languages import model
 
-    assert tokenizer_core.Language is compare.Language
+    assert tokenizer_core.Language is model.Language
     assert identifiers.CODE_LANGUAGES is code_languages.LANGUAGES
     assert identifiers.detect_code_language is code_languages.detect_language
 

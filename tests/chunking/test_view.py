@@ -1,4 +1,4 @@
-"""The chunk view's HTML (escaping, overlaps, hover text, limits) and the chunk charts."""
+"""The chunk view's HTML: escaping, overlaps, hover text, limits, legend."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from tokenizer_core.chunking import (
     long_document,
     view_window,
 )
-from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along, size_bins
 
 
 def source_text(fragment: str) -> str:
@@ -111,71 +110,3 @@ def test_legend():
     assert "overlap" in chunk_legend_html(overlap=True)
     assert "overlap" not in chunk_legend_html(overlap=False)
     assert "512" in chunk_legend_html(overlap=False, limit=512)
-
-
-def test_histogram_spec():
-    chunks = [Chunk(i, i, i + 1, "x", t) for i, t in enumerate([100, 120, 500, 512, 60])]
-    spec = chunk_size_histogram(chunks, size=512, limit=256).to_dict()
-    layers = spec["layer"]
-    bars = layers[0]
-    assert bars["mark"]["type"] == "bar"
-    assert (bars["encoding"]["x"]["field"], bars["encoding"]["x2"]["field"]) == ("lo", "hi")
-    assert bars["encoding"]["y2"] == {"datum": 0}  # upright bars from zero, not flat ranges
-    rules = spec["datasets"][layers[1]["data"]["name"]]
-    assert [r["at"] for r in rules] == [512, 256]
-    data = (
-        spec["datasets"][spec["data"]["name"]] if "data" in spec else spec["datasets"][bars["data"]["name"]]
-    )
-    # counted in Python, 16-token bins from 0 past the biggest chunk: one row per bin, not per chunk
-    assert len(data) == 512 // 16 + 1 and sum(d["chunks"] for d in data) == 5
-    filled = {(d["lo"], d["hi"]): d["chunks"] for d in data if d["chunks"]}
-    assert filled == {(48, 64): 1, (96, 112): 1, (112, 128): 1, (496, 512): 1, (512, 528): 1}
-    # whole chunks on the y axis (no 0.5 ticks with few chunks), and tall enough to read
-    assert bars["encoding"]["y"]["axis"] == {"format": "d", "tickMinStep": 1}
-    assert spec["height"] >= 300
-
-
-def test_size_bins_put_the_top_value_in_the_last_bin():
-    bins = size_bins([3, 5, 9, 8], step=4, top=9)
-    assert bins.values.tolist() == [[0, 4, 1], [4, 8, 1], [8, 12, 2]]
-
-
-def test_histogram_of_many_chunks_sends_a_row_per_bin():
-    chunks = [Chunk(i, i, i + 1, "x", 1 + (i * 37) % 128) for i in range(30_000)]
-    spec = chunk_size_histogram(chunks, size=128).to_dict()
-    rows = spec["datasets"][spec["layer"][0]["data"]["name"]] if "data" in spec["layer"][0] else None
-    rows = rows or spec["datasets"][spec["data"]["name"]]
-    assert len(rows) <= 41 and sum(r["chunks"] for r in rows) == 30_000
-
-
-def test_sizes_along_the_document_spec():
-    chunks = [Chunk(i, i, i + 1, "x", t, i, 0) for i, t in enumerate([10, 20, 5])]
-    spec = chunk_sizes_along(chunks, size=32).to_dict()
-    bars = spec["layer"][0]
-    rows = (
-        spec["datasets"][bars["data"]["name"]] if "data" in bars else spec["datasets"][spec["data"]["name"]]
-    )
-    assert [(r["chunk"], r["tokens"]) for r in rows] == [(0, 10), (1, 20), (2, 5)]
-    assert spec["layer"][1]["mark"]["type"] == "rule"
-
-
-def test_sizes_along_a_very_long_document_shows_groups_from_fewest_to_most():
-    tokens = [1 + (i * 37) % 128 for i in range(30_000)]
-    chunks = [Chunk(i, 10 * i, 10 * i + 10, "x", t) for i, t in enumerate(tokens)]
-    spec = chunk_sizes_along(chunks, size=128).to_dict()
-    band = spec["layer"][0]
-    rows = (
-        spec["datasets"][band["data"]["name"]] if "data" in band else spec["datasets"][spec["data"]["name"]]
-    )
-    assert len(rows) == 1000  # groups of 30 consecutive chunks
-    assert (band["encoding"]["y"]["field"], band["encoding"]["y2"]["field"]) == ("most", "fewest")
-    for r in rows:
-        group = tokens[r["chunk"] : r["last"] + 1]
-        assert (r["fewest"], r["most"], r["start"]) == (min(group), max(group), 10 * r["chunk"])
-    assert rows[-1]["last"] == 29_999
-
-
-def test_sizes_along_a_long_document_is_an_area():
-    chunks = [Chunk(i, i, i + 1, "x", 10 + i % 7) for i in range(1000)]
-    spec = chunk_sizes_along(chunks, size=32).to_dict()
-    assert spec["layer"][0]["mark"]["type"] == "area"

@@ -199,7 +199,7 @@ def test_token_units_from_ids_equal_the_segments(tok, parts):
     tokenizer's own segments give."""
     import numpy as np
 
-    from tokenizer_core.chunking.costs import fast_token_units
+    from tokenizer_core.chunking.units import fast_token_units
 
     text = "".join(parts).encode("utf-8", "replace").decode("utf-8")
     units = fast_token_units(tok, text)

@@ -259,3 +259,23 @@ def test_an_extended_vocabulary_gets_its_base_pattern_and_a_caution(app):
     at = _upload(app, R50K_BYTES + base64.b64encode(b"zzzqqq") + b" 50256\n", name="gpt2-plus.tiktoken")
     assert at.selectbox(key="custom_tok_pattern").value == "r50k"
     assert "The first 50,256 tokens" in _texts(at.info) and "trained with it" in _texts(at.info)
+
+
+@pytest.mark.parametrize(
+    ("tid", "name"),
+    [("o200k_base", "O200K"), ("cl100k_base", "CL100K"), ("r50k_base", "R50K"), ("p50k_base", "R50K"),
+     ("llama3", "LLAMA3"), ("qwen", "QWEN"), ("tekken", "TEKKEN"), ("llama4", "O200K")],
+)  # fmt: skip
+def test_a_tiktoken_tokenizer_tells_its_pre_tokenization_pattern(tid, name):
+    """The published pattern of each family (p50k reuses GPT-2's; Llama 4 reuses o200k's)."""
+    from tests.conftest import builtin
+    from tokenizer_core.tokenizers import patterns
+
+    assert builtin(tid).pattern == getattr(patterns, name)
+
+
+def test_an_uploaded_tiktoken_file_tells_the_pattern_chosen_for_it():
+    from tokenizer_core.tokenizers import patterns
+
+    tok = tokenizer_from_tiktoken_bytes(R50K_BYTES, name="mine", pattern_id="cl100k")
+    assert tok.pattern == patterns.CL100K

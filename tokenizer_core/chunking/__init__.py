@@ -5,11 +5,13 @@ Read top-down, the modules are the pipeline in the order the text meets them:
 1. `settings`: the user's strategy, size and overlap, checked before any work.
 2. `cuts`: where the document may be cut (paragraphs, lines, sentences, words, Markdown
    blocks, code definitions; never inside a grapheme cluster). Pure text, no tokenizer.
-3. `costs`: what a piece costs in tokens (batched real counts, token units from one pass,
-   token windows for pieces no separator can split).
+3. What a piece costs in tokens: `safe_cuts` (where counts on both sides of a cut add up),
+   `counting` (batched real counts on two threads), `units` (where tokens end, from one pass),
+   `fit` (the longest prefix within a budget) and `windows` (token windows for pieces no
+   separator can split).
 4. `atoms`: the document split level by level, strongest cut first, until every piece fits.
 5. `pack`: atoms packed greedily into :class:`Chunk` s under the budget, with overlap;
-   :func:`chunk_text` runs stages 1-5 (strategy "tokens" goes from costs straight to chunks).
+   :func:`chunk_text` runs stages 1-5 (strategy "tokens" goes from windows straight to chunks).
 6. `report`: what users do with the chunks (statistics, a from-scratch check, embedding
    model limits, JSONL/CSV export).
 
@@ -19,7 +21,7 @@ loads only when drawn).
 """
 
 from .atoms import ChunkStep
-from .costs import count_texts, token_units, token_windows
+from .counting import count_texts
 from .cuts import is_grapheme_boundary, markdown_blocks
 from .limits import least_chunks, smallest_size
 from .pack import Chunk, ChunkResult, chunk_text
@@ -52,7 +54,9 @@ from .settings import (
     overlap_tokens,
     validate_settings,
 )
+from .units import token_units
 from .view import ViewWindow, chunk_colour, chunk_legend_html, chunks_html, view_window
+from .windows import token_windows
 
 __all__ = [
     "CHUNK_SAMPLES", "EMBEDDING_MODELS", "MAX_CHUNK_TOKENS", "STRATEGIES", "Chunk", "ChunkResult",

@@ -1,7 +1,7 @@
 """Pieces that fit: the document split level by level until every piece is within the budget.
 
-Third stage of the chunker, after `cuts` (where a document may be cut) and with `costs` (what
-a piece costs): a strategy's levels (paragraphs, lines, sentences, words; Markdown blocks;
+Third stage of the chunker, after `cuts` (where a document may be cut) and with `units` and `windows` (what
+a piece costs in tokens): a strategy's levels (paragraphs, lines, sentences, words; Markdown blocks;
 code definitions) are applied strongest first, each level's pieces counted in one batch, and
 only the pieces still above the budget go on to the next level. Pieces no separator can split
 are cut into token windows. The result is "atoms": counted pieces, each within the budget
@@ -16,15 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..tokenizers.encoders import Tokenizer
-from .costs import (
-    SafeCutSet,
-    WindowStats,
-    count_texts,
-    counts_between,
-    cut_rule,
-    fast_token_units,
-    token_windows,
-)
+from .counting import count_texts
 from .cuts import (
     Block,
     GraphemeCursor,
@@ -38,6 +30,9 @@ from .cuts import (
     union_splitter,
     word_cuts,
 )
+from .safe_cuts import SafeCutSet, cut_rule
+from .units import counts_between, fast_token_units
+from .windows import WindowStats, token_windows
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Chunks: atoms packed up to the budget (with overlap), and `chunk_text`, the whole pipeline.
 
 Fourth stage of the chunker: :func:`chunk_text` checks the settings, reads the document's
-structure and splits it into atoms (`atoms`, over `cuts` and `costs`), packs them here into
+structure and splits it into atoms (`atoms`, over `cuts`, `units` and `windows`), packs them here into
 :class:`Chunk` s, and notes unusual cuts. Token windows (strategy "tokens") skip the atoms.
 
     >>> from tokenizer_core import chunk_text, load_builtin
@@ -35,9 +35,13 @@ from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
 from .atoms import Atom, ChunkStep, Counts, StepLog, atomize, glue_headings, read_structure, section_finder
-from .costs import WindowStats, cluster_note, count_texts, cut_rule, token_units, token_windows
+from .counting import count_texts
 from .cuts import Block, GraphemeCursor, grapheme_boundaries, is_grapheme_boundary, word_starts
+from .fit import cluster_note
+from .safe_cuts import cut_rule
 from .settings import validate_settings
+from .units import token_units
+from .windows import WindowStats, token_windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +233,7 @@ class _Packer:
     def _real(self, cs: int, ov: int, i: int, j: int) -> int:
         """The real count of ``text[cs:atoms[j-1].end]`` (an overlap of `ov` tokens, then atoms
         i..j-1), counting only the runs that contain an unsafe join."""
-        atoms, text = self.atoms, self.text
+        atoms = self.atoms
         total = 0
         runs = self._runs(i, j)
         if cs < atoms[i].start:
@@ -253,7 +257,7 @@ class _Packer:
         i, batch = 0, 64
         while i < n:
             self.progress(i, n)
-            plan = []  # (first atom, end atom, runs to count)
+            plan: list[tuple[int, int, list[tuple[int, int]]]] = []  # (first atom, end atom, runs to count)
             texts: list[str] = []
             k = i
             while k < n and len(plan) < batch:

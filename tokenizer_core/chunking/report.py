@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
-from .costs import count_texts
+from .counting import count_texts
 from .cuts import is_grapheme_boundary
 from .pack import Chunk, ChunkResult
 

@@ -20,7 +20,8 @@ from ..tokenizers.colours import (
     tokenizer_color,
     tokenizer_colour,
 )
-from .compare import LanguageRow, language_order
+from .model import LanguageRow
+from .premiums import language_order
 
 # A cell's number is white on a cell darker than this (relative luminance, 0 to 1), black on
 # a lighter one: the luminance where both have the same WCAG contrast ratio with the cell

@@ -27,7 +27,7 @@ from .rates import exact
 from .table import ModelPrice, PriceError
 
 if TYPE_CHECKING:  # a type only: the shared price table does not depend on the languages feature
-    from ..languages.compare import LanguageRow
+    from ..languages.model import LanguageRow
 
 COST_DEFINITION = (
     "For a model with tokenizer T and a language L with premium P = premium(L, T): "

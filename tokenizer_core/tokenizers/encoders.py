@@ -275,6 +275,13 @@ class TiktokenTokenizer(Tokenizer):
         return [np.asarray(b, dtype=np.int64) for b in batches]
 
     @property
+    def pattern(self) -> str | None:
+        """The pre-tokenization regex of this encoding (one of :mod:`patterns` for the built-ins),
+        or None if the encoding does not say: ``load_builtin("cl100k_base").pattern == patterns.CL100K``."""
+        pat = getattr(self.encoding, "_pat_str", None)  # tiktoken keeps it only as a private attribute
+        return pat if isinstance(pat, str) else None
+
+    @property
     def special_tokens(self) -> Mapping[str, int]:
         return dict(self.encoding._special_tokens)
 
