@@ -11,6 +11,7 @@ import streamlit as st
 
 from tokenizer_core import Tokenizer, TokenizerFailed
 from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace.chat import Message
 from tokenizer_core.workspace.diff import diff_sections, regions_of, sections_html
 from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
 from tokenizer_core.workspace.limits import MAX_VERSIONS
@@ -18,12 +19,14 @@ from tokenizer_core.workspace.models import Choice
 from tokenizer_core.workspace.versions import PromptVersion, version_tokens
 
 from ..failures import guarded_callback, show_failure
+from ..messages import clear_message, leave_message, show_message
 from ..models import known_choice_ids
-from ..prices import RATE, prices_for, set_price_edits
+from ..prices import RATE, current_rate, price_edits, prices_for, set_price_edits
 from .chat_editor import set_messages
 
 VERSIONS = "counter_versions"  # list of PromptVersion (checked), this session
 WS_EXPANDER = "counter_ws_expander"
+FILE_MESSAGE = "counter_ws_file"  # what loading the last workspace file did
 PRICE_COLUMN = "Input $ difference per 1,000 requests"
 
 
@@ -62,9 +65,7 @@ def _remove(i: int) -> None:
 
 
 def _on_workspace_file() -> None:
-    st.session_state.pop("counter_ws_error", None)
-    st.session_state.pop("counter_ws_notes", None)
-    st.session_state.pop("counter_ws_loaded", None)
+    clear_message(FILE_MESSAGE)
     file = st.session_state.get("counter_ws_file")
     if file is None:
         return
@@ -72,7 +73,8 @@ def _on_workspace_file() -> None:
     try:
         ws, notes = load_workspace(file.getvalue(), known_models=known_choice_ids())
     except WorkspaceError as exc:
-        st.session_state["counter_ws_error"] = f"{file.name}: {exc}. Nothing was changed."
+        text = escape_markdown(f"{file.name}: {exc}. Nothing was changed.")
+        leave_message(FILE_MESSAGE, text, kind="error", icon=":material/block:")
         return
     if ws.models:
         st.session_state["counter_tokenizers"] = ws.models
@@ -87,8 +89,21 @@ def _on_workspace_file() -> None:
         set_price_edits(ws.price_edits)
         st.session_state[RATE] = ws.price_rate
     n = len(ws.versions)
-    st.session_state["counter_ws_loaded"] = f"Loaded {file.name}: {n} version{'s' * (n != 1)}."
-    st.session_state["counter_ws_notes"] = [f"{file.name}: {note}" for note in notes]
+    loaded = escape_markdown(f"Loaded {file.name}: {n} version{'s' * (n != 1)}.")
+    leave_message(FILE_MESSAGE, loaded, kind="success", icon=":material/check:")
+    for note in notes:
+        text = escape_markdown(f"{file.name}: {note}")
+        leave_message(FILE_MESSAGE, text, kind="warning", icon=":material/data_object:", add=True)
+
+
+def current_workspace(choices: list[Choice], mode: str, text: str, messages: list[Message]) -> Workspace:
+    """What a workspace file saves now: the chosen models, the prompt, the versions and prices."""
+    tools = st.session_state.get("counter_chat_tools", "") or ""
+    pairs = [(m.role, m.content) for m in messages]
+    return Workspace(
+        [c.id for c in choices], mode, text, pairs, tools, versions(),
+        price_edits=price_edits(), price_rate=current_rate(),
+    )  # fmt: skip
 
 
 def workspace_file_section(current: Workspace) -> None:
@@ -108,12 +123,7 @@ def workspace_file_section(current: Workspace) -> None:
             "Load a workspace file", type=["json"], key="counter_ws_file",
             on_change=guarded_callback(_on_workspace_file),
         )  # fmt: skip
-        if msg := st.session_state.get("counter_ws_error"):
-            st.error(escape_markdown(msg), icon=":material/block:")
-        if msg := st.session_state.get("counter_ws_loaded"):
-            st.success(escape_markdown(msg), icon=":material/check:")
-        for note in st.session_state.get("counter_ws_notes", []):
-            st.warning(escape_markdown(note), icon=":material/data_object:")
+        show_message(FILE_MESSAGE)
 
 
 def _columns(a: PromptVersion, b: PromptVersion) -> tuple[str, str]:
