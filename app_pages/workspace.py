@@ -13,6 +13,7 @@ from ui.widgets import show_unavailable
 from ui.workspace.about import about_tokenizers
 from ui.workspace.costs import cost_section
 from ui.workspace.counts import context_window_input, counts_table
+from ui.workspace.file import current_workspace, workspace_file_section
 from ui.workspace.first_view import end_first_view, first_view, hold
 from ui.workspace.prompt import (
     chat_request,
@@ -25,7 +26,7 @@ from ui.workspace.prompt import (
 )
 from ui.workspace.share import apply_share_link, link_warnings, share_section
 from ui.workspace.token_views import token_views
-from ui.workspace.versions import current_workspace, versions, versions_section, workspace_file_section
+from ui.workspace.versions import versions, versions_section
 
 
 @st.fragment
