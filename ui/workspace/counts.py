@@ -1,5 +1,6 @@
 """The counts of a text: one metric per tokenizer, the table, the chart and the CSV download,
-and the context window they are measured against."""
+and the context window they are measured against; the segments of the part on view, kept for
+the session."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import CountRow, Tokenizer, count_table
+from tokenizer_core import CountRow, Segment, Tokenizer, count_table
 from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
 from tokenizer_core.tokenizers import escape_markdown
@@ -46,6 +47,27 @@ def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: boo
         return named(outcome.value, toks)
     show_stopped("counter_count", outcome, "Counting", "text", again="Count again")
     return None
+
+
+SEGMENTS = "counter_segments"  # this session's segments of the part of the text on view
+
+
+def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_special: bool) -> list[Segment]:
+    """`tok`'s segments of ``text[start:end]`` (offsets in `text`), kept for this session while
+    the part on view stays the same: reruns that change nothing in it (a view option, the cost
+    inputs, another page and back) reuse them. Typing changes the text: a cache shared by every
+    session (which pickles what it keeps, ~2-3 ms per 1,000 segments) only cost time there."""
+    part = (text, start, end, allow_special)
+    kept = st.session_state.get(SEGMENTS)
+    if kept is None or kept[0] != part:
+        kept = st.session_state[SEGMENTS] = (part, {})
+    segs = kept[1].get(tok.id)
+    if segs is None:
+        segs = tok.segments(text[start:end], allow_special=allow_special)
+        if start:
+            segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
+        kept[1][tok.id] = segs
+    return segs
 
 
 def context_window_input() -> int:

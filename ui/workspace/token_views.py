@@ -5,36 +5,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import Segment, Tokenizer, TokenizerFailed
+from tokenizer_core import Tokenizer, TokenizerFailed
 from tokenizer_core.bpe import plural
 from tokenizer_core.tokenizers import TokenPane, legend_html, token_count, unshared_boundaries, view_windows
 
 from ..failures import show_failure
 from ..token_view import token_view
+from .counts import view_segments
 
 PART_CHARS = 12_000  # characters per page of the coloured view
 MAX_SPANS = 6_000  # segments drawn per tokenizer and page
 VIEW_LABELS = {"text": "Text", "ids": "Token IDs", "hide": "Hide"}
-
-SEGMENTS = "counter_segments"  # this session's segments of the part of the text on view
-
-
-def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_special: bool) -> list[Segment]:
-    """`tok`'s segments of ``text[start:end]`` (offsets in `text`), kept for this session while
-    the part on view stays the same: reruns that change nothing in it (a view option, the cost
-    inputs, another page and back) reuse them. Typing changes the text: a cache shared by every
-    session (which pickles what it keeps, ~2-3 ms per 1,000 segments) only cost time there."""
-    part = (text, start, end, allow_special)
-    kept = st.session_state.get(SEGMENTS)
-    if kept is None or kept[0] != part:
-        kept = st.session_state[SEGMENTS] = (part, {})
-    segs = kept[1].get(tok.id)
-    if segs is None:
-        segs = tok.segments(text[start:end], allow_special=allow_special)
-        if start:
-            segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
-        kept[1][tok.id] = segs
-    return segs
 
 
 def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
