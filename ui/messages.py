@@ -8,6 +8,9 @@ cleared (the user's next action of that kind):
     leave_message("bpe_upload", "model.json: 120 merges loaded.", kind="success")  # in a callback
     ...
     show_message("bpe_upload")  # in the page, where the upload's result belongs
+
+A key can hold several messages, drawn in the order they were left (``add=True``): an upload's
+result, then a warning per line it skipped.
 """
 
 from __future__ import annotations
@@ -20,9 +23,13 @@ Kind = Literal["info", "success", "warning", "error"]
 _PREFIX = "message_"
 
 
-def leave_message(key: str, text: str, *, kind: Kind = "info") -> None:
-    """Leave `text` (Markdown the caller has escaped) for `show_message(key)`."""
-    st.session_state[_PREFIX + key] = (kind, text)
+def leave_message(
+    key: str, text: str, *, kind: Kind = "info", icon: str | None = None, add: bool = False
+) -> None:
+    """Leave `text` (Markdown the caller has escaped) for `show_message(key)`, in place of what
+    was left under `key` before, or after it with ``add=True``."""
+    left = st.session_state.get(_PREFIX + key, []) if add else []
+    st.session_state[_PREFIX + key] = [*left, (kind, text, icon)]
 
 
 def clear_message(key: str) -> None:
@@ -34,8 +41,7 @@ def has_message(key: str) -> bool:
 
 
 def show_message(key: str) -> None:
-    """Draw the message left under `key`, if any (it stays until replaced or cleared)."""
-    if (left := st.session_state.get(_PREFIX + key)) is None:
-        return
-    kind, text = left
-    {"info": st.info, "success": st.success, "warning": st.warning, "error": st.error}[kind](text)
+    """Draw the messages left under `key`, if any (they stay until replaced or cleared)."""
+    draw = {"info": st.info, "success": st.success, "warning": st.warning, "error": st.error}
+    for kind, text, icon in st.session_state.get(_PREFIX + key, []):
+        draw[kind](text, icon=icon)

@@ -1,41 +1,24 @@
-"""The token counter's sections: counts, token views, share link, about. Widgets and layout
-only; the logic is in tokenizer_core."""
+"""The counts of a text: one metric per tokenizer, the table, the chart and the CSV download,
+and the context window they are measured against; the segments of the part on view, kept for
+the session."""
 
 from __future__ import annotations
-
-from urllib.parse import urlencode
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import CountRow, Segment, Tokenizer, TokenizerFailed, count_table
-from tokenizer_core.bpe import plural
+from tokenizer_core import CountRow, Segment, Tokenizer, count_table
 from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
-from tokenizer_core.tokenizers import (
-    NO_PUBLIC_TOKENIZER,
-    TokenPane,
-    escape_markdown,
-    legend_html,
-    token_count,
-    unshared_boundaries,
-    view_windows,
-)
+from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, rows_to_csv
 from tokenizer_core.workspace.charts import token_count_chart, token_count_data
 from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_tokenizer_note
-from tokenizer_core.workspace.share import PACKED, share_link
 
-from ..failures import show_failure
 from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
-from ..models import known_choice_ids
-from ..state import named, session_tokenizers, tokenizer_infos, unnamed
-from ..token_view import token_view
+from ..state import named, unnamed
 
-PART_CHARS = 12_000  # characters per page of the coloured view
-MAX_SPANS = 6_000  # segments drawn per tokenizer and page
-VIEW_LABELS = {"text": "Text", "ids": "Token IDs", "hide": "Hide"}
 CUSTOM = "Custom..."
 
 
@@ -188,125 +171,3 @@ def counts_chart_spec(rows: list[CountRow]) -> dict:
 
 def _row_dict(row: CountRow) -> dict:
     return {f: getattr(row, f) for f in CountRow.__dataclass_fields__}
-
-
-def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
-    st.subheader("How each tokenizer cuts the text")
-    c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
-    with c1:
-        st.session_state.setdefault("counter_view", "text")
-        mode = st.segmented_control(
-            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view",
-        ) or "text"  # fmt: skip
-    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
-    diff = c3.toggle(
-        "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
-        help="A red bar marks a token boundary that not every tokenizer shown has.",
-    )  # fmt: skip
-    if mode == "hide":
-        st.caption("Coloured view hidden. The counts above cover the whole text.")
-        return
-    windows = view_windows(text, PART_CHARS)
-    part = 0
-    if len(windows) > 1:
-        part = int(st.number_input(
-            f"Part (the text is shown in {len(windows)} parts of about {PART_CHARS:,} characters)",
-            min_value=1, max_value=len(windows), value=1, step=1, key="counter_part",
-        )) - 1  # fmt: skip
-        part = min(part, len(windows) - 1)
-    start, end, exact = windows[part]
-    seg_lists, drawn = [], []
-    for t in toks:  # a user's tokenizer may fail on one part of a text it counted whole
-        try:
-            seg_lists.append(view_segments(text, t, start=start, end=end, allow_special=allow_special))
-            drawn.append(t)
-        except TokenizerFailed as exc:
-            show_failure(exc)
-    toks = drawn
-    marked = unshared_boundaries(*seg_lists) if diff and len(toks) > 1 else [frozenset()] * len(toks)
-    if len(windows) > 1:
-        note = "" if exact else " Near the start of this part a token may differ from the whole-text count."
-        st.caption(f"Characters {start:,}–{end:,} of {len(text):,}.{note}")
-    legend = [("hover", "token ids, bytes and offsets")]
-    if diff and len(toks) > 1:
-        legend.append(("red bar", "boundary not shared by every tokenizer shown"))
-    if allow_special:
-        legend.append(("dashed outline", "special token"))
-    st.html(legend_html(legend))
-    panes = []
-    for tok, segs, mk in zip(toks, seg_lists, marked):
-        shown = segs[:MAX_SPANS]
-        caption = (
-            f"Drawing the first {len(shown):,} of {len(segs):,} pieces of this part."
-            if len(shown) < len(segs)
-            else ""
-        )
-        panes.append(
-            TokenPane(
-                tok.info.name, shown, note=f"{plural(token_count(segs), 'token')} in this part", caption=caption,
-                marked=mk,
-            )
-        )  # fmt: skip
-    token_view(text[start:end], panes, key="counter_token_view", base=start, mode=mode, show_whitespace=ws)
-
-
-def share_section(
-    ids: list[str],
-    text: str,
-    window: int,
-    *,
-    mode: str = "text",
-    messages=(),
-    tools: str = "",
-    versions=(),
-) -> None:
-    """Keep the address bar on a link that reproduces the page (text or chat, and versions)."""
-    known = set(known_choice_ids())
-    link = share_link(
-        tokenizers=[i for i in ids if i in known], text=text,
-        view=st.session_state.get("counter_view") or "text", context_window=window,
-        whitespace=bool(st.session_state.get("counter_ws")),
-        allow_special=bool(st.session_state.get("counter_special")),
-        mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
-    )  # fmt: skip
-    params = link.params
-    try:
-        st.query_params.from_dict(params)
-    except Exception:  # noqa: BLE001, S110  (an unusual host must not break the page)
-        pass
-    with st.expander("Share this view", icon=":material/link:"):
-        base = (st.context.url or "").split("?")[0]
-        st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
-        notes = ["The address bar always holds this link: copy either."]
-        if link.left_out:
-            parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
-            notes.append(f"Left out of the link: {parts}. A workspace file keeps everything.")
-        if any(i in session_tokenizers() for i in ids):
-            notes.append("Your own tokenizers are private to this session and are not in the link.")
-        st.caption(" ".join(notes))
-
-
-def about_tokenizers() -> None:
-    with st.expander("About these tokenizers", icon=":material/info:"):
-        st.table(  # text in every column: a static table wraps it to the page's width
-            pd.DataFrame(
-                [
-                    {
-                        "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
-                        "Vocabulary": f"{i.vocab_size:,}", "Data source": i.source, "License": i.license,
-                        "Notes": i.notes,
-                    }
-                    for i in tokenizer_infos()
-                ]
-            ),
-            hide_index=True,
-        )  # fmt: skip
-        st.caption(
-            "Counts are of the text alone. A chat API adds tokens per message for roles and "
-            'separators: switch the prompt to "Chat request" to see the whole request, per model family.'
-        )
-        st.caption(
-            "Not here, on purpose: "
-            + " ".join(escape_markdown(f"{name}: {why}") for name, why in NO_PUBLIC_TOKENIZER.items())
-            + " Any number shown for them would be a guess."
-        )

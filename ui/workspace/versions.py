@@ -1,4 +1,4 @@
-"""Prompt versions side by side, and the workspace file (versions, chat, tools, chosen models).
+"""Prompt versions side by side: saved, loaded into the editor, compared in tokens and cost.
 
 The session holds checked `PromptVersion`s only: a share link and a workspace file are read
 (and their bad values left out) where they enter, so a button never meets an unchecked value.
@@ -12,18 +12,15 @@ import streamlit as st
 from tokenizer_core import Tokenizer, TokenizerFailed
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.diff import diff_sections, regions_of, sections_html
-from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
 from tokenizer_core.workspace.limits import MAX_VERSIONS
 from tokenizer_core.workspace.models import Choice
 from tokenizer_core.workspace.versions import PromptVersion, version_tokens
 
-from ..failures import guarded_callback, show_failure
-from ..models import known_choice_ids
-from ..prices import RATE, prices_for, set_price_edits
+from ..failures import show_failure
+from ..prices import prices_for
 from .chat_editor import set_messages
 
 VERSIONS = "counter_versions"  # list of PromptVersion (checked), this session
-WS_EXPANDER = "counter_ws_expander"
 PRICE_COLUMN = "Input $ difference per 1,000 requests"
 
 
@@ -59,61 +56,6 @@ def _remove(i: int) -> None:
     vs = versions()
     if 0 <= i < len(vs):
         set_versions(vs[:i] + vs[i + 1 :])
-
-
-def _on_workspace_file() -> None:
-    st.session_state.pop("counter_ws_error", None)
-    st.session_state.pop("counter_ws_notes", None)
-    st.session_state.pop("counter_ws_loaded", None)
-    file = st.session_state.get("counter_ws_file")
-    if file is None:
-        return
-    st.session_state[WS_EXPANDER] = True  # the answer is shown inside: keep it open
-    try:
-        ws, notes = load_workspace(file.getvalue(), known_models=known_choice_ids())
-    except WorkspaceError as exc:
-        st.session_state["counter_ws_error"] = f"{file.name}: {exc}. Nothing was changed."
-        return
-    if ws.models:
-        st.session_state["counter_tokenizers"] = ws.models
-        st.session_state["counter_full_rerun"] = True  # the model picker is outside the page's fragment
-    st.session_state["counter_mode"] = ws.mode
-    st.session_state["counter_text"] = ws.text
-    if ws.messages:
-        set_messages("counter_chat", ws.messages)
-    st.session_state["counter_chat_tools"] = ws.tools
-    set_versions(ws.versions)
-    if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
-        set_price_edits(ws.price_edits)
-        st.session_state[RATE] = ws.price_rate
-    n = len(ws.versions)
-    st.session_state["counter_ws_loaded"] = f"Loaded {file.name}: {n} version{'s' * (n != 1)}."
-    st.session_state["counter_ws_notes"] = [f"{file.name}: {note}" for note in notes]
-
-
-def workspace_file_section(current: Workspace) -> None:
-    # The expander keeps its state (keyed, rerun on toggle), so a loaded file's confirmation,
-    # shown inside it, is still in view after the page reruns for the file's models.
-    with st.expander(
-        "Workspace file (save or load versions, chat, tools and models)", icon=":material/folder_open:",
-        key=WS_EXPANDER, on_change="rerun",
-    ):  # fmt: skip
-        c1, c2 = st.columns(2, vertical_alignment="bottom")
-        c1.download_button(
-            # built on click, not on every keystroke's rerun (it holds the whole text)
-            "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
-            mime="application/json", icon=":material/download:", key="counter_ws_save",
-        )  # fmt: skip
-        c2.file_uploader(
-            "Load a workspace file", type=["json"], key="counter_ws_file",
-            on_change=guarded_callback(_on_workspace_file),
-        )  # fmt: skip
-        if msg := st.session_state.get("counter_ws_error"):
-            st.error(escape_markdown(msg), icon=":material/block:")
-        if msg := st.session_state.get("counter_ws_loaded"):
-            st.success(escape_markdown(msg), icon=":material/check:")
-        for note in st.session_state.get("counter_ws_notes", []):
-            st.warning(escape_markdown(note), icon=":material/data_object:")
 
 
 def _columns(a: PromptVersion, b: PromptVersion) -> tuple[str, str]:

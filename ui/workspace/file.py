@@ -1,0 +1,83 @@
+"""The workspace file: save or load the versions, the chat, the tools, the chosen models and the
+prices, as one JSON file."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace.chat import Message
+from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
+from tokenizer_core.workspace.models import Choice
+
+from ..failures import guarded_callback
+from ..messages import clear_message, leave_message, show_message
+from ..models import known_choice_ids
+from ..prices import RATE, current_rate, price_edits, set_price_edits
+from .chat_editor import set_messages
+from .versions import set_versions, versions
+
+WS_EXPANDER = "counter_ws_expander"
+FILE_MESSAGE = "counter_ws_file"  # what loading the last workspace file did
+
+
+def _on_workspace_file() -> None:
+    clear_message(FILE_MESSAGE)
+    file = st.session_state.get("counter_ws_file")
+    if file is None:
+        return
+    st.session_state[WS_EXPANDER] = True  # the answer is shown inside: keep it open
+    try:
+        ws, notes = load_workspace(file.getvalue(), known_models=known_choice_ids())
+    except WorkspaceError as exc:
+        text = escape_markdown(f"{file.name}: {exc}. Nothing was changed.")
+        leave_message(FILE_MESSAGE, text, kind="error", icon=":material/block:")
+        return
+    if ws.models:
+        st.session_state["counter_tokenizers"] = ws.models
+        st.session_state["counter_full_rerun"] = True  # the model picker is outside the page's fragment
+    st.session_state["counter_mode"] = ws.mode
+    st.session_state["counter_text"] = ws.text
+    if ws.messages:
+        set_messages("counter_chat", ws.messages)
+    st.session_state["counter_chat_tools"] = ws.tools
+    set_versions(ws.versions)
+    if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
+        set_price_edits(ws.price_edits)
+        st.session_state[RATE] = ws.price_rate
+    n = len(ws.versions)
+    loaded = escape_markdown(f"Loaded {file.name}: {n} version{'s' * (n != 1)}.")
+    leave_message(FILE_MESSAGE, loaded, kind="success", icon=":material/check:")
+    for note in notes:
+        text = escape_markdown(f"{file.name}: {note}")
+        leave_message(FILE_MESSAGE, text, kind="warning", icon=":material/data_object:", add=True)
+
+
+def current_workspace(choices: list[Choice], mode: str, text: str, messages: list[Message]) -> Workspace:
+    """What a workspace file saves now: the chosen models, the prompt, the versions and prices."""
+    tools = st.session_state.get("counter_chat_tools", "") or ""
+    pairs = [(m.role, m.content) for m in messages]
+    return Workspace(
+        [c.id for c in choices], mode, text, pairs, tools, versions(),
+        price_edits=price_edits(), price_rate=current_rate(),
+    )  # fmt: skip
+
+
+def workspace_file_section(current: Workspace) -> None:
+    # The expander keeps its state (keyed, rerun on toggle), so a loaded file's confirmation,
+    # shown inside it, is still in view after the page reruns for the file's models.
+    with st.expander(
+        "Workspace file (save or load versions, chat, tools and models)", icon=":material/folder_open:",
+        key=WS_EXPANDER, on_change="rerun",
+    ):  # fmt: skip
+        c1, c2 = st.columns(2, vertical_alignment="bottom")
+        c1.download_button(
+            # built on click, not on every keystroke's rerun (it holds the whole text)
+            "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
+            mime="application/json", icon=":material/download:", key="counter_ws_save",
+        )  # fmt: skip
+        c2.file_uploader(
+            "Load a workspace file", type=["json"], key="counter_ws_file",
+            on_change=guarded_callback(_on_workspace_file),
+        )  # fmt: skip
+        show_message(FILE_MESSAGE)

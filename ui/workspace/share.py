@@ -1,0 +1,101 @@
+"""The share link: read from the address on a session's first run, and kept in the address bar
+(and shown) so that it reproduces the page."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace import CONTEXT_WINDOWS, read_share_params
+from tokenizer_core.workspace.share import PACKED, share_link
+
+from ..models import known_choice_ids
+from ..state import session_tokenizers
+from .chat_editor import set_messages
+from .counts import CUSTOM
+from .versions import set_versions
+
+MAX_LINK_WARNINGS = 12  # a crafted link can hold thousands of problems: the first ones, then a count
+
+
+def apply_share_link() -> list[str]:
+    """On a session's first run, take settings, text and chat from the URL's query parameters;
+    returns what the link had wrong (to show once)."""
+    if st.session_state.get("counter_link_read"):
+        return []
+    st.session_state["counter_link_read"] = True
+    if not st.query_params:
+        return []
+    state = read_share_params(st.query_params.to_dict(), known_tokenizers=known_choice_ids())
+    if state.text is not None:
+        st.session_state["counter_text"] = state.text
+    if state.tokenizers:
+        st.session_state["counter_tokenizers"] = state.tokenizers
+    for attr, key in (("view", "counter_view"), ("whitespace", "counter_ws"), ("allow_special", "counter_special"),
+                      ("mode", "counter_mode"), ("tools", "counter_chat_tools")):  # fmt: skip
+        if getattr(state, attr) is not None:
+            st.session_state[key] = getattr(state, attr)
+    if state.messages is not None:
+        set_messages("counter_chat", state.messages)
+    elif state.chat:  # an older link: one user message (the text) and an optional system message
+        st.session_state["counter_mode"] = "chat"
+        set_messages(
+            "counter_chat",
+            [("system", state.system or "")] * bool(state.system) + [("user", state.text or "")],
+        )
+    if state.versions is not None:
+        set_versions(state.versions)  # checked by the link reader: the bad ones are left out
+    if state.context_window:
+        match = [k for k, v in CONTEXT_WINDOWS.items() if v == state.context_window]
+        st.session_state["counter_ctx"] = match[0] if match else CUSTOM
+        st.session_state["counter_ctx_custom"] = state.context_window
+    return state.warnings
+
+
+def link_warnings(warnings: list[str]) -> None:
+    """What a shared link had wrong: the first few, then how many more."""
+    for warning in warnings[:MAX_LINK_WARNINGS]:
+        st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
+    if len(warnings) > MAX_LINK_WARNINGS:
+        st.warning(
+            f"Shared link: {len(warnings) - MAX_LINK_WARNINGS:,} more problems like these.",
+            icon=":material/link_off:",
+        )
+
+
+def share_section(
+    ids: list[str],
+    text: str,
+    window: int,
+    *,
+    mode: str = "text",
+    messages=(),
+    tools: str = "",
+    versions=(),
+) -> None:
+    """Keep the address bar on a link that reproduces the page (text or chat, and versions)."""
+    known = set(known_choice_ids())
+    link = share_link(
+        tokenizers=[i for i in ids if i in known], text=text,
+        view=st.session_state.get("counter_view") or "text", context_window=window,
+        whitespace=bool(st.session_state.get("counter_ws")),
+        allow_special=bool(st.session_state.get("counter_special")),
+        mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
+    )  # fmt: skip
+    params = link.params
+    try:
+        st.query_params.from_dict(params)
+    except Exception:  # noqa: BLE001, S110  (an unusual host must not break the page)
+        pass
+    with st.expander("Share this view", icon=":material/link:"):
+        base = (st.context.url or "").split("?")[0]
+        st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
+        notes = ["The address bar always holds this link: copy either."]
+        if link.left_out:
+            parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
+            notes.append(f"Left out of the link: {parts}. A workspace file keeps everything.")
+        if any(i in session_tokenizers() for i in ids):
+            notes.append("Your own tokenizers are private to this session and are not in the link.")
+        st.caption(" ".join(notes))
