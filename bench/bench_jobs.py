@@ -19,7 +19,7 @@ process and the same job through a warm JobPool of one worker (submit, train, se
 back). The pool adds a nearly fixed cost (pickling the model back, process hand-off); the
 in-process run holds the interpreter lock every other session needs for its whole duration.
 The page keeps a corpus in-process while its training takes about as long as one ordinary
-rerun, and sends larger ones to the pool: see BPE_IN_PROCESS_MAX_CHARS in app_pages/bpe.py.
+rerun, and sends larger ones to the pool: see BPE_IN_PROCESS_MAX_CHARS in ui/bpe/training.py.
 The same for the identifiers page's analysis (standard-library Python code, the three default
 tokenizers, which each worker loads once): IDENT_IN_PROCESS_MAX_CHARS in app_pages/identifiers.py.
 

@@ -20,9 +20,9 @@ Kind = Literal["info", "success", "warning", "error"]
 _PREFIX = "message_"
 
 
-def leave_message(key: str, text: str, *, kind: Kind = "info") -> None:
-    """Leave `text` (Markdown the caller has escaped) for `show_message(key)`."""
-    st.session_state[_PREFIX + key] = (kind, text)
+def leave_message(key: str, text: str, *, kind: Kind = "info", icon: str | None = None) -> None:
+    """Leave `text` (Markdown the caller has escaped) for `show_message(key)`, drawn with `icon`."""
+    st.session_state[_PREFIX + key] = (kind, text, icon)
 
 
 def clear_message(key: str) -> None:
@@ -37,5 +37,5 @@ def show_message(key: str) -> None:
     """Draw the message left under `key`, if any (it stays until replaced or cleared)."""
     if (left := st.session_state.get(_PREFIX + key)) is None:
         return
-    kind, text = left
-    {"info": st.info, "success": st.success, "warning": st.warning, "error": st.error}[kind](text)
+    kind, text, icon = left
+    {"info": st.info, "success": st.success, "warning": st.warning, "error": st.error}[kind](text, icon=icon)
