@@ -219,7 +219,7 @@ def test_view_position_survives_fewer_chunks(page):
 
 
 def test_a_document_with_thousands_of_chunks_sends_a_slice_of_the_table(page):
-    from ui.chunks.sections import MAX_TABLE_ROWS as rows
+    from ui.chunks.table import MAX_TABLE_ROWS as rows
 
     text = long_document()
     set_text(page, text)
