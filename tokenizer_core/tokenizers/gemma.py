@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .encoders import Tokenizer, TokenizerInfo
+from .package_data import TokenizerUnavailable
 from .splintr_engine import SplintrTokenizer
 
 SPLINTR_PIN = "splintr-rs==0.22.0"
@@ -98,7 +99,6 @@ def _u32(values: Iterable[int]) -> bytes:
 
 def load_gemma(info: TokenizerInfo) -> Tokenizer:
     """Gemma from splintr's compiled vocabulary, checked against the pinned digest."""
-    from .registry import TokenizerUnavailable
 
     data = GEMMA_DATA[info.id]
     try:

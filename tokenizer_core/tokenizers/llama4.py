@@ -14,8 +14,9 @@ whole, so on such texts a count can differ from Meta's by a token at each cut.
 
 from __future__ import annotations
 
-from . import patterns
+from . import package_data, patterns
 from .encoders import TiktokenTokenizer, Tokenizer, TokenizerInfo
+from .package_data import TokenizerUnavailable
 from .vocab import VocabularyError, parse_tiktoken, sha256_bytes
 
 LLAMA_MODELS_PIN = "llama-models==0.3.0"
@@ -54,10 +55,8 @@ def load_llama4(info: TokenizerInfo) -> Tokenizer:
     """Llama 4 from the hash-checked file; raises TokenizerUnavailable with the fix."""
     import tiktoken
 
-    from .registry import TokenizerUnavailable, _package_file
-
     fix = f"pip install --force-reinstall {LLAMA_MODELS_PIN}"
-    path = _package_file("llama_models", "llama4/tokenizer.model", LLAMA_MODELS_PIN, info.id)
+    path = package_data.package_file("llama_models", "llama4/tokenizer.model", LLAMA_MODELS_PIN, info.id)
     data = path.read_bytes()  # hashed and parsed from the same bytes
     digest = sha256_bytes(data)
     if digest != LLAMA4_SHA256:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import package_data
 from .encoders import Tokenizer, TokenizerInfo
+from .package_data import TokenizerUnavailable
 from .sentencepiece_model import CONTROL, USER_DEFINED, ModelFileError, read_pieces
 from .splintr_engine import SEPARATOR, SplintrTokenizer
 from .vocab import sha256_bytes
@@ -56,11 +58,10 @@ def load_mistral_spm(info: TokenizerInfo) -> Tokenizer:
     Control tokens (``<s>``, ``[INST]``...) are text unless special tokens are allowed, as
     SentencePiece reads them; user-defined ones (``[REFERENCE_DOC_1]``) match in any text.
     """
-    from .registry import TokenizerUnavailable, _package_file
 
     spec = SPM_FILES[info.id]
     fix = f"pip install --force-reinstall {MISTRAL_PIN}"
-    path = _package_file("mistral_common", spec.relative, MISTRAL_PIN, info.id)
+    path = package_data.package_file("mistral_common", spec.relative, MISTRAL_PIN, info.id)
     data = path.read_bytes()  # hashed and parsed from the same bytes
     digest = sha256_bytes(data)
     if digest != spec.sha256:

