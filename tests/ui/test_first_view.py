@@ -53,7 +53,7 @@ class Clock:
 
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
-    from ui import first_view
+    from ui.workspace import first_view
 
     c = Clock()
     monkeypatch.setattr(first_view, "time", c)

@@ -82,9 +82,9 @@ def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_spec
             kept[1] if kept is not None and kept[0][1] == start == 0 and kept[0][3] == allow_special else {}
         )
         kept = st.session_state[SEGMENTS] = (part, {}, earlier)
-    segs = kept[1].get(tok.id)
+    segs = _made_by(tok, kept[1].get(tok.id))
     if segs is None:
-        earlier = kept[2].pop(tok.id, None)
+        earlier = _made_by(tok, kept[2].pop(tok.id, None))
         segs = (
             tok.segments(text[start:end], allow_special=allow_special)
             if earlier is None
@@ -92,8 +92,14 @@ def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_spec
         )
         if start:
             segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
-        kept[1][tok.id] = segs
+        kept[1][tok.id] = (tok, segs)
     return segs
+
+
+def _made_by(tok: Tokenizer, found: tuple[Tokenizer, list[Segment]] | None) -> list[Segment] | None:
+    """Segments kept under `tok`'s id if this very tokenizer made them (a user's tokenizer
+    replaced under the same id is another one): ``_made_by(tok, (tok, segs)) -> segs``."""
+    return found[1] if found is not None and found[0] is tok else None
 
 
 def context_window_input() -> int:
