@@ -75,7 +75,8 @@ def resegment(
     segments the two share at the start and at the end are grouped again (the ones after are
     moved by the change in length). A segment depends only on its own tokens and where its group
     starts, which is why the result is exactly the full grouping.
-    ``resegment(segments_from_pieces([1], [b"a"]), [1, 2], pieces=...)`` keeps the first segment.
+    ``resegment(segments_from_pieces([1], [b"a"]), [1, 2], pieces=lambda ids: [b"ab"[i - 1 : i] for i in ids])``
+    keeps the segment "a" and groups only token 2 ("b").
     """
     ids = ids if isinstance(ids, list) else list(ids)  # compared as lists below
     old = list(chain.from_iterable(map(_IDS, previous)))
