@@ -3,6 +3,7 @@
     python bench/bench_serving.py --quick    # 4 counters, 2 trainers on 200K characters (a smoke run)
     python bench/bench_serving.py            # 10 counters (10 KB each), 5 trainers (2M characters,
                                              # 10,000 merges: the largest the page allows), 20 come-and-go
+    python bench/bench_serving.py --counters-only --typing   # each rerun a keystroke's edit of the text before
     python bench/bench_serving.py --help
 
 It starts a real `streamlit run` server on 127.0.0.1 and drives it with lightweight websocket
@@ -360,6 +361,18 @@ def _text(base: str, i: int, n: int, size: int) -> str:
     return base[start : start + size - (i * 37 + n * 11) % 500]
 
 
+def _typed_text(base: str, i: int, n: int, size: int) -> str:
+    """Session i's text after n keystrokes: its own `size` characters with n short insertions
+    (one to three characters, at places spread over the text), so each rerun is an edit of the
+    one before it, as when people type, and a different length each time."""
+    start = (i * 7919) % (len(base) - size - 1)
+    text = base[start : start + size]
+    for k in range(n):
+        pos = (i * 7907 + k * 3571) % (len(text) + 1)
+        text = text[:pos] + "eé 😀"[k % 4] * (1 + k % 3) + text[pos:]
+    return text
+
+
 class Counter:
     def __init__(self, o200k) -> None:
         self.enc = o200k
@@ -369,12 +382,12 @@ class Counter:
 
 
 async def counter_session(port: int, i: int, reruns: int, base: str, size: int, c: Counter, *,
-                          think: float = 0.3) -> None:  # fmt: skip
+                          think: float = 0.3, typing: bool = False) -> None:  # fmt: skip
     s = Session(port)
     try:
         await s.open()
         for n in range(reruns):
-            text = _text(base, i, n, size)
+            text = (_typed_text if typing else _text)(base, i, n, size)
             r = await s.set(counter_text=text)
             c.times.append(r.seconds)
             c.bytes.append(r.nbytes)
@@ -516,7 +529,7 @@ async def _counters_alone(port: int, args, base: str, o200k, res: dict, pid: int
                 opened.set()
             await opened.wait()  # everyone types at once, after every tab has opened
             for n in range(args.reruns):
-                text = _text(base, i, n, args.size)
+                text = (_typed_text if args.typing else _text)(base, i, n, args.size)
                 r = await s.set(counter_text=text)
                 alone.times.append(r.seconds)
                 alone.bytes.append(r.nbytes)
@@ -591,6 +604,11 @@ def main() -> None:
     )
     ap.add_argument(
         "--app", type=Path, default=ROOT, help="the checkout of the app to serve (default this one)"
+    )
+    ap.add_argument(
+        "--typing",
+        action="store_true",
+        help="counters type: each text an edit of the one before (default: new texts)",
     )
     ap.add_argument("--counters", type=int, default=10)
     ap.add_argument("--reruns", type=int, default=6)

@@ -13,12 +13,12 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import builtin
+from tests.conftest import ALL_IDS, builtin
 from tests.picker_helpers import choose
 from tests.tokenizers.test_segments import tricky_text
 from tokenizer_core import Segment
 from tokenizer_core.tokenizers import TokenPane, segments_from_pieces, token_view_data
-from tokenizer_core.tokenizers.segments import boundary_offsets, token_count
+from tokenizer_core.tokenizers.segments import boundary_offsets, resegment, token_count
 
 
 def spec_segments_from_pieces(ids, pieces, *, special_ids=frozenset(), offset=0) -> list[Segment]:
@@ -187,3 +187,64 @@ def test_typing_builds_the_counts_chart_once_per_set_of_tokenizers(app, monkeypa
     assert len(built) <= 1  # the spec is kept; only the counts change between keystrokes
     choose(app, "counter_tokenizers", ["r50k_base", "qwen"])
     assert not app.exception and built[-1:] == [2]  # other tokenizers: another chart
+
+
+edit = st.tuples(tricky_text, tricky_text, tricky_text, tricky_text)  # head, old middle, new middle, tail
+
+
+@settings(max_examples=300)
+@given(parts=edit, cut=st.integers(1, 4), cut2=st.integers(1, 4))
+def test_resegment_is_the_full_grouping_of_the_new_tokens(parts, cut, cut2):
+    # tokens that split characters anywhere, differently in the middle, so that a character may
+    # be cut at the edges of the edit: only ids decide, so any bytes-to-id map will do
+    head, old_mid, new_mid, tail = (p.encode("utf-8", "surrogatepass") for p in parts)
+    vocab: dict[bytes, int] = {}
+
+    def tokens(*chunks: tuple[bytes, int]) -> list[int]:
+        out = []
+        for data, n in chunks:
+            out += [vocab.setdefault(data[i : i + n], len(vocab)) for i in range(0, len(data), n)]
+        return out
+
+    old_ids = tokens((head, cut), (old_mid, cut2), (tail, cut))
+    new_ids = tokens((head, cut), (new_mid, cut), (tail, cut))
+    pieces = {v: k for k, v in vocab.items()}
+    special = frozenset(range(0, len(vocab), 5))
+    as_bytes = lambda ids: [pieces[i] for i in ids]  # noqa: E731
+    try:
+        previous = segments_from_pieces(old_ids, as_bytes(old_ids), special_ids=special)
+        want = spec_segments_from_pieces(new_ids, as_bytes(new_ids), special_ids=special)
+    except UnicodeDecodeError:  # a lone surrogate's bytes are no UTF-8
+        return
+    assert resegment(previous, new_ids, pieces=as_bytes, special_ids=special) == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(parts=edit, special=st.booleans())
+def test_segments_after_an_edit_are_the_segments_of_the_new_text(parts, special):
+    head, old_mid, new_mid, tail = parts
+    old, new = head + old_mid + tail, head + new_mid + tail
+    for tid in ALL_IDS:
+        tok = builtin(tid)
+        previous = tok.segments(old, allow_special=special)
+        assert tok.segments_after(new, previous=previous, allow_special=special) == tok.segments(
+            new, allow_special=special
+        ), tid
+
+
+def test_a_keystroke_groups_only_the_tokens_it_changed(app, monkeypatch):
+    from tokenizer_core.tokenizers import encoders
+    from tokenizer_core.tokenizers import segments as module
+
+    text = "Hello there, 😀 नमस्ते 你好. " * 200
+    app.session_state["counter_text"] = text
+    app.run()
+    grouped = []
+    real = module.segments_from_pieces
+    counted = lambda ids, *a, **k: grouped.append(len(ids)) or real(ids, *a, **k)  # noqa: E731
+    monkeypatch.setattr(module, "segments_from_pieces", counted)
+    monkeypatch.setattr(encoders, "segments_from_pieces", counted)  # what segments() calls
+    app.session_state["counter_text"] = text + "!"
+    app.run()
+    assert not app.exception
+    assert grouped and max(grouped) < 10  # not the ~2,000 tokens of the text, per tokenizer

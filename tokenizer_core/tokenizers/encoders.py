@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from .native import check_text, engine_specials, vocabulary_problem
-from .segments import Segment, remap_segments, segments_from_offsets, segments_from_pieces
+from .segments import Segment, remap_segments, resegment, segments_from_offsets, segments_from_pieces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -171,6 +171,14 @@ class Tokenizer(ABC):
     @abstractmethod
     def segments(self, text: str, *, allow_special: bool = False) -> list[Segment]:
         """Display segments covering `text` exactly (see tokenizer_core.tokenizers.segments)."""
+
+    def segments_after(
+        self, text: str, *, previous: Sequence[Segment], allow_special: bool = False
+    ) -> list[Segment]:
+        """`segments(text)`, given `previous`: this tokenizer's segments of an earlier version of
+        the text (same `allow_special`). A tokenizer that can reuse them (only what changed is
+        grouped again) says so by overriding this."""
+        return self.segments(text, allow_special=allow_special)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.info.id!r}>"
@@ -346,6 +354,16 @@ class TiktokenTokenizer(Tokenizer):
         ids = self._encode_prepared(text, allow_special)
         pieces = self.encoding.decode_tokens_bytes(ids)
         return segments_from_pieces(ids, pieces, special_ids=self._special_ids)
+
+    def segments_after(
+        self, text: str, *, previous: Sequence[Segment], allow_special: bool = False
+    ) -> list[Segment]:
+        if self.normalize_nfc:  # segments carried back from normalised text: not ids alone
+            return self.segments(text, allow_special=allow_special)
+        ids = self._encode_prepared(clean_text(text), allow_special)
+        return resegment(
+            previous, ids, pieces=self.encoding.decode_tokens_bytes, special_ids=self._special_ids
+        )
 
     def _segments_normalized(self, text: str, allow_special: bool) -> list[Segment]:
         # Normalise grapheme by grapheme so offsets can be carried back to the input.

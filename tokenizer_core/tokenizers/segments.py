@@ -8,6 +8,7 @@ real substring of the input and joining all segments gives the input back exactl
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, chain, islice, repeat
 from operator import itemgetter
@@ -58,6 +59,73 @@ def segments_from_pieces(
         done, pos = _group(segments, ids, pieces, i, pos, special_ids)
     _whole(segments, ids, pieces, texts, done, len(texts), pos, special_ids)
     return segments
+
+
+def resegment(
+    previous: Sequence[Segment],
+    ids: Sequence[int],
+    *,
+    pieces: Callable[[Sequence[int]], Sequence[bytes]],
+    special_ids: frozenset[int] | set[int] = frozenset(),
+) -> list[Segment]:
+    """``segments_from_pieces(ids, pieces(ids), special_ids=special_ids)``, reusing `previous`.
+
+    `previous` are the segments (from offset 0, same tokenizer and special ids) of an earlier
+    version of the text: a keystroke changes a few tokens, so only the tokens between the whole
+    segments the two share at the start and at the end are grouped again (the ones after are
+    moved by the change in length). A segment depends only on its own tokens and where its group
+    starts, which is why the result is exactly the full grouping.
+    ``resegment(segments_from_pieces([1], [b"a"]), [1, 2], pieces=lambda ids: [b"ab"[i - 1 : i] for i in ids])``
+    keeps the segment "a" and groups only token 2 ("b").
+    """
+    ids = ids if isinstance(ids, list) else list(ids)  # compared as lists below
+    old = list(chain.from_iterable(map(_IDS, previous)))
+    ends = list(accumulate(map(len, map(_IDS, previous))))  # each previous segment's token end
+    head = _common_prefix(old, ids)
+    k = bisect_right(ends, head)  # previous[:k] are made of shared tokens only
+    t0, pos = (ends[k - 1], previous[k - 1][1]) if k else (0, 0)
+    tail = _common_prefix(old[: t0 - 1 : -1] if t0 else old[::-1], ids[: t0 - 1 : -1] if t0 else ids[::-1])
+    tail = min(tail, len(old) - t0, len(ids) - t0)
+    # the first previous segment from which on every token is shared at the end
+    if not tail:
+        j = len(previous)
+    elif len(old) - tail == t0:
+        j = k
+    else:
+        j = bisect_left(ends, len(old) - tail, k) + 1
+    s_old = ends[j - 1] if j > k else t0
+    s_new = len(ids) - (len(old) - s_old)
+    middle = list(pieces(ids[t0:s_new]))
+    if j < len(previous):
+        try:  # the middle must end on a character (a segment boundary) for the rest to follow
+            b"".join(middle).decode("utf-8")
+        except UnicodeDecodeError:
+            j, s_new = len(previous), len(ids)
+            middle = list(pieces(ids[t0:]))
+    out = list(previous[:k])
+    out.extend(segments_from_pieces(ids[t0:s_new], middle, special_ids=special_ids, offset=pos))
+    if j < len(previous):
+        shift = (out[-1][1] if out else 0) - previous[j][0]
+        new = tuple.__new__
+        out.extend(
+            new(Segment, (a + shift, b + shift, i, x, p, f)) for a, b, i, x, p, f in islice(previous, j, None)
+        )
+    return out
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many items `a` and `b` share at the start (list comparisons run in C)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _whole(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from tokenizer_core.pricing.rates import money_text
@@ -111,7 +111,7 @@ def cost_section(
     if rows:
         money = st.column_config.NumberColumn(format="$%.6f")
         st.dataframe(
-            pd.DataFrame(rows), hide_index=True, key="counter_cost_table",
+            pa.Table.from_pylist(rows), hide_index=True, key="counter_cost_table",  # Arrow: no conversion
             column_config={
                 "$/1M in / out": st.column_config.TextColumn(
                     help="US dollars per million input / output tokens that this request pays (its tier, its rate)"
