@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -99,8 +100,14 @@ def test_segments_from_pieces_is_the_definition_on_text_cut_anywhere(text, offse
     pieces = [data[i : i + cut] for i in range(0, len(data), cut)]  # characters split across tokens
     ids = list(range(len(pieces)))
     special = frozenset(ids[::3])
+    try:  # a lone surrogate is no UTF-8: both refuse it (tokenizers replace it before encoding)
+        want = spec_segments_from_pieces(ids, pieces, special_ids=special, offset=offset)
+    except UnicodeDecodeError:
+        with pytest.raises(UnicodeDecodeError):
+            segments_from_pieces(ids, pieces, special_ids=special, offset=offset)
+        return
     got = segments_from_pieces(ids, pieces, special_ids=special, offset=offset)
-    assert got == spec_segments_from_pieces(ids, pieces, special_ids=special, offset=offset)
+    assert got == want
     assert b"".join(s.data for s in got) == data and [i for s in got for i in s.ids] == ids
     assert "".join(s.text for s in got) == data.decode("utf-8", "replace")
 
