@@ -2,9 +2,9 @@
 
 * `languages`: the supported languages, keywords vs builtins, detection from a file name or
   a guess from the content.
-* `lexer`: Python through the standard library's `tokenize` (with a generic fallback for code
-  it rejects) and hand-written lexers for the C family, Java, C#, Go, Rust, JavaScript,
-  TypeScript, SQL and shell.
+* `lexer`: `lex` picks the lexer of a language from `lexers/`: Python through the standard
+  library's `tokenize` (with a generic fallback for code it rejects) and hand-written lexers for
+  the C family, Java, C#, Go, Rust, JavaScript, TypeScript (`lexers/c_like`), SQL and shell.
 * `extract`: identifier occurrences with positions and counts.
 * `styles`: naming-style classification, word splitting, rewriting into another style.
 * `costs`: tokens per identifier and tokenizer (alone and in context), word alignment, naming
