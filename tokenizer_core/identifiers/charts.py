@@ -13,7 +13,7 @@ import altair as alt
 import pandas as pd
 
 from ..tokenizers.colours import PADDING, bottom_legend, bottom_legend_px, tokenizer_color
-from .costs import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
+from .analysis import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
 from .layout import NO_INDENT, ORIGINAL, PARTS, REINDENT_UNITS, LayoutReport
 from .styles import STYLES
 
