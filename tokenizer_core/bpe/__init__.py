@@ -4,8 +4,9 @@ Data flows word counts -> `model` (pre-tokenization into words of symbols, :clas
 the :class:`BPEModel` result) -> `train` (the incremental trainer: one :class:`MergeStep` per
 merge) -> `encode` (apply the merges: :class:`BPETokenizer`, probes of one text, export to a
 tiktoken vocabulary) -> `view` (rows and escaped HTML for the page). `io` saves and loads a model,
-`reference` is the textbook loop the trainer is tested against, `presets` are ready-made corpora, `charts` draws the training curves
-(``tokenizer_core.bpe.charts``, imported on its own so Altair loads only when drawn).
+`presets` are ready-made corpora, `charts` draws the training curves
+(``tokenizer_core.bpe.charts``, imported on its own so Altair loads only when drawn), and
+`reference` is the textbook loop, slow and short, that the trainer is tested against.
 """
 
 from .encode import (
