@@ -141,6 +141,7 @@ def scan_quoted(
     """
     endpos = len(code) if endpos is None else endpos
     m = _quoted_re(close, escapes, multiline, doubling).match(code, i, endpos)
+    assert m is not None  # a starred body matches anywhere, if only the empty string
     j = m.end()
     if code.startswith(close, j, endpos):
         return j + len(close), True

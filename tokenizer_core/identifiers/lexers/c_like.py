@@ -219,7 +219,9 @@ class CLike:
         while i < n:
             c = code[i]
             if c.isspace():
-                i = WS.match(code, i).end()
+                m = WS.match(code, i)
+                assert m is not None  # c is a space
+                i = m.end()
                 continue
             if c == "/":
                 nxt = code[i + 1 : i + 2]
@@ -279,7 +281,8 @@ class _Preprocessed(CLike):
     def special(self, c: str, i: int) -> int | None:
         code = self.code
         ls = code.rfind("\n", 0, i) + 1
-        if _LINE_INDENT.match(code, ls).end() != i:
+        indent = _LINE_INDENT.match(code, ls)
+        if indent is None or indent.end() != i:
             return None
         m = _PREPROCESSOR.match(code, i)
         if m is None:

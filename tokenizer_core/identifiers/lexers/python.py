@@ -59,7 +59,9 @@ class PythonGeneric:
         while i < end:
             c = code[i]
             if c.isspace():
-                i = min(WS.match(code, i).end(), end)
+                m = WS.match(code, i)
+                assert m is not None  # c is a space
+                i = min(m.end(), end)
                 continue
             if c == "#":
                 j = code.find("\n", i, end)
@@ -81,10 +83,13 @@ class PythonGeneric:
                 i = m.end()
                 continue
             if c in "'\"":
-                i = self._string(i, _PY_STRING_START.match(code, i, end), end)
+                s = _PY_STRING_START.match(code, i, end)
+                assert s is not None  # c is a quote
+                i = self._string(i, s, end)
                 continue
             if c.isdigit() or (c == "." and code[i + 1 : i + 2].isdigit()):
                 m = NUMBER_RE.match(code, i, end)
+                assert m is not None  # a digit, or "." and a digit
                 self.out.add(NUMBER, i, m.end())
                 i = m.end()
                 continue

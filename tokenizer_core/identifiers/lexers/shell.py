@@ -79,7 +79,9 @@ class Shell:
                 st.case_pattern = st.in_case > 0
                 continue
             if c in " \t\r\f\v":
-                i = _SH_BLANK.match(code, i).end()
+                m = _SH_BLANK.match(code, i)
+                assert m is not None  # c is a blank
+                i = m.end()
                 continue
             if stop and c == stop and (stop == "`" or parens == 0):
                 self.out.add(PUNCT, i, i + 1)
@@ -363,6 +365,7 @@ class Shell:
                 continue
             if c.isdigit():
                 m = NUMBER_RE.match(code, i)
+                assert m is not None  # c is a digit
                 self.out.add(NUMBER, i, m.end())
                 i = m.end()
                 continue

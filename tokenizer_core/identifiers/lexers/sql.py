@@ -48,7 +48,9 @@ class Sql(CLike):
         while i < n:
             c = code[i]
             if c.isspace():
-                i = WS.match(code, i).end()
+                m = WS.match(code, i)
+                assert m is not None  # c is a space
+                i = m.end()
                 continue
             if c == "-" and code.startswith("--", i):
                 j = code.find("\n", i)
@@ -97,6 +99,7 @@ class Sql(CLike):
                 continue
             if c.isdigit() or (c == "." and code[i + 1 : i + 2].isdigit()):
                 m = NUMBER_RE.match(code, i)
+                assert m is not None  # a digit, or "." and a digit
                 self._emit(NUMBER, i, m.end())
                 i = m.end()
                 continue
