@@ -104,18 +104,6 @@ def test_packages_only_import_downwards(pkg):
 
 REPO = CORE.parent
 LAYERS = ("app_pages", "ui", "tokenizer_core")  # each imports only the layers after it
-# Import cycles not yet broken, as (importer, imported) edges left out of the graph. Each entry
-# must still be an edge of the graph (remove it once its cycle is gone).
-KNOWN_CYCLE_EDGES = {
-    # broken on branch core-ident-bpe
-    ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.harmony"),
-    # not yet broken: chat.py imports the families that register their formats on import, and
-    # each of them imports chat.py's register_format
-    ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.gemini_rule"),
-    ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.gemma_chat"),
-    ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.llama4_chat"),
-    ("tokenizer_core.workspace.chat", "tokenizer_core.workspace.mistral_spm_chat"),
-}
 
 
 def _module_files() -> dict[str, Path]:
@@ -256,12 +244,7 @@ def test_the_graph_holds_the_pages_and_the_modules_of_every_package():
 
 
 def test_no_import_cycles_in_tokenizer_core_ui_or_the_pages():
-    graph = _graph()
-    stale = {edge for edge in KNOWN_CYCLE_EDGES if edge[1] not in graph.get(edge[0], set())}
-    assert not stale, f"no longer imported, remove from KNOWN_CYCLE_EDGES: {sorted(stale)}"
-    for importer, imported in KNOWN_CYCLE_EDGES:
-        graph[importer] = graph[importer] - {imported}
-    assert _cycles(graph) == []
+    assert _cycles(_graph()) == []
 
 
 def test_layers_import_only_downwards():

@@ -1,4 +1,4 @@
-"""BPE training: the seeds' printed answers, and identical merges to a textbook loop.
+"""BPE training: the seeds' printed answers, and identical merges to the textbook loop (`bpe.reference`).
 
 Known answers are what each program in /work/shared/seeds prints (seed 001's output, which
 the seed only sketches in a comment, was obtained by running its program unchanged).
@@ -23,56 +23,7 @@ from tokenizer_core.bpe import (
     word_counts,
 )
 from tokenizer_core.bpe.model import cut_long_words, pieces_with_offsets, pretokenize
-
-# ------------------------------------------------------------------- textbook reference
-
-
-def _merge_word(symbols: tuple, pair: tuple) -> tuple:
-    out, i = [], 0
-    while i < len(symbols):
-        if i < len(symbols) - 1 and (symbols[i], symbols[i + 1]) == pair:
-            out.append(symbols[i] + symbols[i + 1])
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return tuple(out)
-
-
-def textbook(
-    counts: dict[str, int], *, byte_level: bool, marker: str, tie: str, merges: int, min_frequency: int = 1
-):
-    """The plain loop of the seeds: recount every pair, pick, rewrite every word, repeat."""
-    mark = (marker.encode() if byte_level else marker) if marker else None
-    corpus: dict[tuple, int] = {}
-    for w, f in counts.items():
-        syms = tuple(bytes([b]) for b in w.encode()) if byte_level else tuple(w)
-        if mark is not None:
-            syms += (mark,)
-        corpus[syms] = corpus.get(syms, 0) + f
-    out = []
-    for _ in range(merges):
-        pairs: dict[tuple, int] = {}  # insertion order = first seen, as a Counter's
-        for syms, f in corpus.items():
-            for a, b in zip(syms, syms[1:]):
-                pairs[(a, b)] = pairs.get((a, b), 0) + f
-        if not pairs:
-            break
-        if tie == "smallest":
-            best = min(pairs, key=lambda p: (-pairs[p], p))
-        elif tie == "largest":
-            best = max(pairs, key=lambda p: (pairs[p], p))
-        else:
-            best = max(pairs, key=pairs.get)
-        if pairs[best] < min_frequency:
-            break
-        out.append((best[0], best[1], pairs[best]))
-        new: dict[tuple, int] = {}
-        for syms, f in corpus.items():
-            m = _merge_word(syms, best)
-            new[m] = new.get(m, 0) + f
-        corpus = new
-    return out, corpus
+from tokenizer_core.bpe.reference import train_reference
 
 
 def _opts(**kw) -> BPEOptions:
@@ -200,9 +151,10 @@ CORPUS = st.dictionaries(WORD, st.integers(1, 4), min_size=1, max_size=9)
     min_frequency=st.integers(1, 3),
 )
 def test_incremental_merges_equal_the_textbook_loop(corpus, byte_level, marker, tie, merges, min_frequency):
-    ref, final = textbook(
-        corpus, byte_level=byte_level, marker=marker, tie=tie, merges=merges, min_frequency=min_frequency
-    )
+    ref, final = train_reference(
+        corpus, symbols="bytes" if byte_level else "chars", end_marker=marker, tie_break=tie, merges=merges,
+        min_frequency=min_frequency,
+    )  # fmt: skip
     opts = BPEOptions(
         symbols="bytes" if byte_level else "chars", end_marker=marker, merges=merges,
         min_frequency=min_frequency, tie_break=tie,
@@ -221,7 +173,7 @@ def test_incremental_merges_equal_the_textbook_loop(corpus, byte_level, marker, 
 @settings(max_examples=60)
 @given(corpus=CORPUS, tie=st.sampled_from(["smallest", "largest", "first"]), requested=st.integers(0, 60))
 def test_number_of_merges_is_min_of_requested_and_possible(corpus, tie, requested):
-    possible, _ = textbook(corpus, byte_level=False, marker="", tie=tie, merges=10_000)
+    possible, _ = train_reference(corpus, tie_break=tie, merges=10_000)
     model = train_bpe(corpus, _opts(merges=requested, tie_break=tie))
     assert len(model.steps) == min(requested, len(possible))
     if requested > len(possible):
@@ -232,7 +184,7 @@ def test_identical_to_textbook_on_a_real_text_for_every_rule():
     text = BPE_PRESETS["English prose (4 KB)"].corpus()
     counts = count_words(text, pretokenizer="cl100k")
     for tie in ("smallest", "largest", "first"):
-        ref, _ = textbook(counts, byte_level=True, marker="", tie=tie, merges=120)
+        ref, _ = train_reference(counts, symbols="bytes", tie_break=tie, merges=120)
         model = train_bpe(
             counts, BPEOptions(symbols="bytes", pretokenizer="cl100k", merges=120, tie_break=tie)
         )
@@ -246,7 +198,7 @@ def test_many_ties_first_seen_after_merges_follows_counter_rebuild_order():
     corpus = {"abcd": 1, "efgh": 1}
     model = train_bpe(corpus, _opts(merges=9, tie_break="first"))
     assert model.merges == [("a", "b"), ("ab", "c"), ("abc", "d"), ("e", "f"), ("ef", "g"), ("efg", "h")]
-    ref, _ = textbook(corpus, byte_level=False, marker="", tie="first", merges=9)
+    ref, _ = train_reference(corpus, tie_break="first", merges=9)
     assert model.merges == [(a, b) for a, b, _ in ref]
 
 

@@ -329,3 +329,13 @@ def test_any_text_lexes_without_error_into_ordered_spans(language, text):
         assert 0 <= o.start < o.end <= len(text)
         if language != "sql":
             assert text[o.start : o.end] == o.name
+
+
+@pytest.mark.parametrize("module", ["base", "c_like", "sql", "shell", "python"])
+def test_the_lexer_modules_examples_run(module):
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"tokenizer_core.identifiers.lexers.{module}")
+    result = doctest.testmod(mod)
+    assert result.attempted > 0 and result.failed == 0

@@ -33,8 +33,8 @@ from tokenizer_core.tokenizers import (
     bottom_legend_px,
     colour_scale,
     lighter,
-    tokenizer_colour,
-    tokenizer_colours,
+    tokenizer_hex,
+    tokenizer_hexes,
 )
 from tokenizer_core.workspace.charts import token_count_chart
 
@@ -50,32 +50,30 @@ def catalog_prices(*names: str):
 
 
 def test_builtins_take_the_palette_in_registry_order_and_differ():
-    colours = tokenizer_colours(list(BUILTINS))
+    colours = tokenizer_hexes(list(BUILTINS))
     assert colours == list(PALETTE[: len(BUILTINS)])
     assert len(set(colours)) == len(colours)
-    assert tokenizer_colour("o200k_base") == PALETTE[0]
+    assert tokenizer_hex("o200k_base") == PALETTE[0]
 
 
 def test_other_ids_hash_into_the_colours_no_builtin_uses():
-    builtin_colours = set(tokenizer_colours(list(BUILTINS)))
+    builtin_colours = set(tokenizer_hexes(list(BUILTINS)))
     ids = [f"custom-{i:04x}" for i in range(200)] + ["trained-3f9a0c1b2d4e", "greedy-abc"]
-    colours = tokenizer_colours(ids)
+    colours = tokenizer_hexes(ids)
     assert all(c in PALETTE and c not in builtin_colours for c in colours)
     assert len(set(colours)) > 5  # spread over the free colours, not all one
-    assert tokenizer_colours(ids) == colours  # stable within a process
+    assert tokenizer_hexes(ids) == colours  # stable within a process
 
 
 def test_a_user_id_keeps_its_colour_in_another_process():
     """Python's own hash() changes per process; the colour must not (sessions, restarts)."""
-    code = (
-        "from tokenizer_core.tokenizers import tokenizer_colour; print(tokenizer_colour('custom-1234abcd'))"
-    )
+    code = "from tokenizer_core.tokenizers import tokenizer_hex; print(tokenizer_hex('custom-1234abcd'))"
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
         env={"PYTHONHASHSEED": "12345", "PATH": ""},
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == tokenizer_colour("custom-1234abcd")
+    assert out.stdout.strip() == tokenizer_hex("custom-1234abcd")
 
 
 def test_lighter_and_scale_helpers():
@@ -100,7 +98,7 @@ def toks():
 
 
 def _expected(toks) -> dict[str, str]:
-    return {t.info.name: tokenizer_colour(t.id) for t in toks}
+    return {t.info.name: tokenizer_hex(t.id) for t in toks}
 
 
 def test_counter_and_language_charts_colour_each_tokenizer_by_its_id(toks):
@@ -117,7 +115,7 @@ def test_identifier_charts_colour_each_tokenizer_by_its_id(toks):
     ex = extract_identifiers(text, lang)
     an = analyse_identifiers(text, mine, extraction=ex)
     report = layout_costs(text, ex.lex, mine)
-    want = {name: tokenizer_colour(tid) for tid, name in zip(an.tokenizer_ids, an.tokenizer_names)}
+    want = {name: tokenizer_hex(tid) for tid, name in zip(an.tokenizer_ids, an.tokenizer_names)}
     charts = [
         top_identifiers_chart(an.rows, an.tokenizer_ids, an.tokenizer_names),
         style_tokens_chart(style_summary(an), an.tokenizer_ids, an.tokenizer_names),
@@ -144,9 +142,7 @@ def test_cost_chart_gives_a_model_its_tokenizers_colour(toks):
         first.setdefault(by_model[model], model)
     for model, colour in got.items():
         tid = by_model[model]
-        assert colour == (
-            tokenizer_colour(tid) if first[tid] == model else lighter(tokenizer_colour(tid), 0.4)
-        )
+        assert colour == (tokenizer_hex(tid) if first[tid] == model else lighter(tokenizer_hex(tid), 0.4))
     assert model_colours([("a", "o200k_base"), ("b", "o200k_base"), ("c", "cl100k_base")]) == {
         "a": PALETTE[0], "b": lighter(PALETTE[0], 0.4), "c": PALETTE[1],
     }  # fmt: skip

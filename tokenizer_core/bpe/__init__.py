@@ -5,7 +5,8 @@ the :class:`BPEModel` result) -> `train` (the incremental trainer: one :class:`M
 merge) -> `encode` (apply the merges: :class:`BPETokenizer`, probes of one text, export to a
 tiktoken vocabulary) -> `view` (rows and escaped HTML for the page). `io` saves and loads a model,
 `presets` are ready-made corpora, `charts` draws the training curves
-(``tokenizer_core.bpe.charts``, imported on its own so Altair loads only when drawn).
+(``tokenizer_core.bpe.charts``, imported on its own so Altair loads only when drawn), and
+`reference` is the textbook loop, slow and short, that the trainer is tested against.
 """
 
 from .encode import (

@@ -37,6 +37,21 @@ def _largest_key(sym: Symbol) -> tuple[int, ...]:
     return tuple(-b for b in sym) + (_NEG_END,)
 
 
+def _moved(firstpos: dict[int, int], dirty: set[int], k: int, wi: int, span: int) -> None:
+    """Pair `k` lost an occurrence in word `wi`: if that is its first word, mark it dirty (its
+    first position is recomputed when it reaches the top of the heap)."""
+    fp = firstpos.get(k)
+    if fp is not None and fp // span == wi:
+        dirty.add(k)
+
+
+def _seen(firstpos: dict[int, int], k: int, pos: int) -> None:
+    """Pair `k` has a new occurrence at `pos`: its first position is the earlier of the two."""
+    fp = firstpos.get(k)
+    if fp is None or pos < fp:
+        firstpos[k] = pos
+
+
 class BPETrainer:
     """Incremental BPE training, one merge per iteration.
 
@@ -217,11 +232,22 @@ class BPETrainer:
         return c
 
     def _merge(self, pid: int, a: int, b: int, c: int) -> tuple[int, int]:
-        """Rewrite every word holding (a, b) with c; update counts. Returns (sites, words)."""
+        """Rewrite every word holding (a, b) with c; update counts. Returns (sites, words).
+
+        For tie_break "first" it also keeps where each pair is first seen: a pair losing an
+        occurrence in its first word is marked dirty, a new occurrence earlier than the pair's
+        first position moves it there.
+        """
         counts = self._counts
         where = self._where
         words = self._words
         freqs = self.word_freq
+        first = self.options.tie_break == "first"
+        firstpos = self._first
+        dirty = self._dirty
+        slen = self._slen
+        span = self._span
+        ab_len = slen[a] + slen[b]
         shift = _SHIFT
         added: set[int] = set()
         sites = 0
@@ -236,6 +262,7 @@ class BPETrainer:
             f = freqs[wi]
             out: list[int] = []
             done = 0  # w[:done] is already copied to out (or merged)
+            pos = wi * span  # "first" only: the position of w[done]
             i = -1
             for _ in range(m):
                 i = w.index(a, i + 1)
@@ -256,6 +283,18 @@ class BPETrainer:
                     counts[k] += f
                     where[k].add(wi)
                     added.add(k)
+                if first:  # the same pairs again, for where each is first seen
+                    for s in w[done:i]:
+                        pos += slen[s]
+                    if out:
+                        p = out[-1]
+                        _moved(firstpos, dirty, (p << shift) | a, wi, span)
+                        _seen(firstpos, (p << shift) | c, pos - slen[p])
+                    if i + 2 < n:
+                        q = w[i + 2]
+                        _moved(firstpos, dirty, (b << shift) | q, wi, span)
+                        _seen(firstpos, (c << shift) | q, pos)
+                    pos += ab_len
                 out.append(c)
                 sites += f
                 done = i + 2
@@ -265,85 +304,19 @@ class BPETrainer:
                 changed += 1
         counts.pop(pid, None)
         heap = self._heap
-        skey = self._skey
-        for k in added:
-            cnt = counts[k]
-            if cnt > 0:
-                heapq.heappush(heap, (-cnt, skey[k >> shift], skey[k & _MASK], k))
-        return sites, changed
-
-    def _merge_first(self, pid: int, a: int, b: int, c: int) -> tuple[int, int]:
-        """_merge for tie_break "first": also keeps where each pair is first seen."""
-        counts = self._counts
-        where = self._where
-        words = self._words
-        freqs = self.word_freq
-        firstpos = self._first
-        dirty = self._dirty
-        slen = self._slen
-        span = self._span
-        shift = _SHIFT
-        added: set[int] = set()
-        sites = 0
-        changed = 0
-        postings = where.pop(pid, ())
-
-        def dec(k: int, wi: int, f: int) -> None:
-            counts[k] -= f
-            fp = firstpos.get(k)
-            if fp is not None and fp // span == wi:
-                dirty.add(k)
-
-        def inc(k: int, wi: int, f: int, pos: int) -> None:
-            counts[k] += f
-            where[k].add(wi)
-            added.add(k)
-            fp = firstpos.get(k)
-            if fp is None or pos < fp:
-                firstpos[k] = pos
-
-        for wi in postings:
-            w = words[wi]
-            n = len(w)
-            if a not in w:
-                continue
-            f = freqs[wi]
-            out: list[int] = []
-            base = wi * span
-            off = 0  # offset of w[i]
-            i = 0
-            hit = False
-            while i < n:
-                s = w[i]
-                if s == a and i + 1 < n and w[i + 1] == b:
-                    hit = True
-                    if out:
-                        p = out[-1]
-                        dec((p << shift) | a, wi, f)
-                        inc((p << shift) | c, wi, f, base + off - slen[p])
-                    if i + 2 < n:
-                        q = w[i + 2]
-                        dec((b << shift) | q, wi, f)
-                        inc((c << shift) | q, wi, f, base + off)
-                    out.append(c)
-                    sites += f
-                    off += slen[a] + slen[b]
-                    i += 2
-                else:
-                    out.append(s)
-                    off += slen[s]
-                    i += 1
-            if hit:
-                words[wi] = out
-                changed += 1
-        counts.pop(pid, None)
-        firstpos.pop(pid, None)
-        dirty.discard(pid)
-        heap = self._heap
-        for k in added:
-            cnt = counts[k]
-            if cnt > 0:
-                heapq.heappush(heap, (-cnt, firstpos[k], k))
+        if first:
+            firstpos.pop(pid, None)
+            dirty.discard(pid)
+            for k in added:
+                cnt = counts[k]
+                if cnt > 0:
+                    heapq.heappush(heap, (-cnt, firstpos[k], k))
+        else:
+            skey = self._skey
+            for k in added:
+                cnt = counts[k]
+                if cnt > 0:
+                    heapq.heappush(heap, (-cnt, skey[k >> shift], skey[k & _MASK], k))
         return sites, changed
 
     # ------------------------------------------------------------------------ driving
@@ -371,8 +344,7 @@ class BPETrainer:
                 gc.enable()
 
     def _run(self) -> Iterator[MergeStep]:
-        first = self.options.tie_break == "first"
-        merge = self._merge_first if first else self._merge
+        merge = self._merge
         min_freq = self.options.min_frequency
         top_n = self.top_n
         while True:

@@ -2,12 +2,12 @@
 
 * `languages`: the supported languages, keywords vs builtins, detection from a file name or
   a guess from the content.
-* `lexer`: Python through the standard library's `tokenize` (with a generic fallback for code
-  it rejects) and hand-written lexers for the C family, Java, C#, Go, Rust, JavaScript,
-  TypeScript, SQL and shell.
+* `lexer`: `lex` picks the lexer of a language from `lexers/`: Python through the standard
+  library's `tokenize` (with a generic fallback for code it rejects) and hand-written lexers for
+  the C family, Java, C#, Go, Rust, JavaScript, TypeScript (`lexers/c_like`), SQL and shell.
 * `extract`: identifier occurrences with positions and counts.
 * `styles`: naming-style classification, word splitting, rewriting into another style.
-* `costs`: tokens per identifier and tokenizer (alone and in context), word alignment, naming
+* `analysis`: tokens per identifier and tokenizer (alone and in context), word alignment, naming
   convention costs, the identifier share of a file, CSV.
 * `layout`: indentation, comments, docstrings and blank lines in tokens.
 * `view`: escaped HTML for the code heat map, coloured splits and one identifier's costs.
@@ -15,7 +15,7 @@
 * `charts`: Altair charts of the above (``tokenizer_core.identifiers.charts``, imported on its
   own so Altair loads only when drawn).
 
-Data flows code -> `languages` (which language) -> `lexer` -> `extract` -> `costs` (with the
+Data flows code -> `languages` (which language) -> `lexer` -> `extract` -> `analysis` (with the
 tokenizers from `tokenizer_core.tokenizers`) -> `view` / `charts`.
 
     >>> from tokenizer_core.identifiers import extract_identifiers, split_words
@@ -25,7 +25,7 @@ tokenizers from `tokenizer_core.tokenizers`) -> `view` / `charts`.
     ['parse', 'HTTP', 'Response', '2xx']
 """
 
-from .costs import (
+from .analysis import (
     IDENTIFIER_ORDERS,
     KIND_PRIORITY,
     IdentifierAnalysis,

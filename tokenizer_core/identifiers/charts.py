@@ -1,6 +1,6 @@
 """Charts of the code identifiers page: pure builders, data in, `alt.Chart` out.
 
-Each tokenizer has its colour of every page (`tokenizer_color`). Legends sit under the plot
+Each tokenizer has its colour of every page (`tokenizer_color_encoding`). Legends sit under the plot
 in two columns so they fit a phone; Streamlit fits a chart, legend included, into its height,
 so each chart adds the legend's rows (`bottom_legend_px`) to its height.
 """
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..tokenizers.colours import PADDING, bottom_legend, bottom_legend_px, tokenizer_color
-from .costs import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
+from ..tokenizers.colours import PADDING, bottom_legend, bottom_legend_px, tokenizer_color_encoding
+from .analysis import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
 from .layout import NO_INDENT, ORIGINAL, PARTS, REINDENT_UNITS, LayoutReport
 from .styles import STYLES
 
@@ -77,7 +77,7 @@ def top_identifiers_chart(
                 title="tokens (the name alone)" if measure == "alone" else "tokens in this file (all uses)",
                 axis=alt.Axis(tickMinStep=1),
             ),
-            color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
+            color=tokenizer_color_encoding(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=["identifier:N", "tokenizer:N", "tokens:Q", "split:N", "chars:Q", "occurrences:Q"],
         )
         # the height holds title and axes (about 80 px) besides the bars
@@ -120,7 +120,7 @@ def style_tokens_chart(
             x=alt.X("style:N", sort=list(STYLES), title=None, axis=_SLANTED),
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("mean tokens:Q", title="mean tokens per name"),
-            color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
+            color=tokenizer_color_encoding(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=[
                 "style:N",
                 "tokenizer:N",
@@ -162,7 +162,7 @@ def layout_breakdown_chart(
             y=alt.Y("part:N", sort=list(PARTS), title=None),
             yOffset=alt.YOffset("tokenizer:N"),
             x=alt.X("percent:Q", title="% of the file's tokens"),
-            color=tokenizer_color(report.tokenizer_ids, [label[t] for t in report.tokenizer_ids]),
+            color=tokenizer_color_encoding(report.tokenizer_ids, [label[t] for t in report.tokenizer_ids]),
             tooltip=["part:N", "tokenizer:N", "tokens:Q", "percent:Q"],
         )
         .properties(
@@ -196,7 +196,7 @@ def indentation_chart(
             x=alt.X("indentation:N", sort=variants, title=None, axis=_SLANTED),
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("difference:Q", title="tokens vs as written"),
-            color=tokenizer_color(report.tokenizer_ids, [label[t] for t in report.tokenizer_ids]),
+            color=tokenizer_color_encoding(report.tokenizer_ids, [label[t] for t in report.tokenizer_ids]),
             tooltip=["indentation:N", "tokenizer:N", "tokens:Q", "as written:Q", "difference:Q"],
         )
         .properties(
@@ -271,7 +271,7 @@ def rewrite_chart(
             x=alt.X("style:N", sort=[c.style for c in costs[1:]], title=None, axis=_SLANTED),
             xOffset=alt.XOffset("tokenizer:N"),
             y=alt.Y("change %:Q", title="% change in tokens"),
-            color=tokenizer_color(tokenizer_ids, [label[t] for t in tokenizer_ids]),
+            color=tokenizer_color_encoding(tokenizer_ids, [label[t] for t in tokenizer_ids]),
             tooltip=["style:N", "tokenizer:N", "tokens:Q", "change %:Q", "names renamed:Q"],
         )
         .properties(

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..tokenizers.render import token_class, token_css, token_hue, visible_whitespace
 from ..tokenizers.segments import Segment
-from .costs import IdentifierRow
+from .analysis import IdentifierRow
 from .extract import CODE, Occurrence
 from .lexer import COMMENT, STRING, LexResult, line_starts
 

@@ -17,8 +17,8 @@ from ..tokenizers.colours import (
     bottom_legend,
     bottom_legend_px,
     lighter,
-    tokenizer_color,
-    tokenizer_colour,
+    tokenizer_color_encoding,
+    tokenizer_hex,
 )
 from .model import LanguageRow
 from .premiums import language_order
@@ -130,7 +130,7 @@ def tokens_chart(rows: Sequence[LanguageRow]) -> alt.Chart:
             y=alt.Y("language:N", sort=order, title=None, axis=alt.Axis(labelLimit=160)),
             yOffset=alt.YOffset("tokenizer:N", sort=tok_order),
             x=alt.X("tokens:Q", title="tokens for the passage"),
-            color=tokenizer_color(ids, tok_order),
+            color=tokenizer_color_encoding(ids, tok_order),
             tooltip=[
                 alt.Tooltip("language:N"),
                 alt.Tooltip("tokenizer:N"),
@@ -160,7 +160,7 @@ def model_colours(models: Sequence[tuple[str, str]]) -> dict[str, str]:
             continue
         k = seen.get(tid, 0)
         seen[tid] = k + 1
-        out[model] = lighter(tokenizer_colour(tid), min(0.4 * k, 0.8))
+        out[model] = lighter(tokenizer_hex(tid), min(0.4 * k, 0.8))
     return out
 
 

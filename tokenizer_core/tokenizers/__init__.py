@@ -20,9 +20,9 @@ from .colours import (
     bottom_legend_px,
     colour_scale,
     lighter,
-    tokenizer_color,
-    tokenizer_colour,
-    tokenizer_colours,
+    tokenizer_color_encoding,
+    tokenizer_hex,
+    tokenizer_hexes,
 )
 from .encoders import (
     HFTokenizer,
@@ -78,7 +78,7 @@ __all__ = [
     "TokenPane", "pane_marks", "pane_segments", "token_view_data", "view_payload",
     # one colour per tokenizer on every chart
     "LEGEND_COLUMNS", "PADDING", "PALETTE", "bottom_legend", "bottom_legend_px", "colour_scale", "lighter",
-    "tokenizer_color", "tokenizer_colour", "tokenizer_colours",
+    "tokenizer_color_encoding", "tokenizer_hex", "tokenizer_hexes",
     # text input
     "MAX_TEXT_BYTES", "TEXT_EXTENSIONS", "InputError", "decode_text", "load_sample", "sample_names",
 ]  # fmt: skip

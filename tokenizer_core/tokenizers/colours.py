@@ -24,8 +24,8 @@ PALETTE: tuple[str, ...] = (
 )  # fmt: skip
 
 
-def tokenizer_colour(tokenizer_id: str) -> str:
-    """The colour of a tokenizer on every chart: ``tokenizer_colour("o200k_base") -> "#4c78a8"``.
+def tokenizer_hex(tokenizer_id: str) -> str:
+    """A tokenizer's colour on every chart, as a hex string: ``tokenizer_hex("o200k_base") -> "#4c78a8"``.
 
     Built-ins by registry order; other ids hashed (sha256, not Python's per-process `hash`)
     into the palette colours no built-in uses.
@@ -38,9 +38,9 @@ def tokenizer_colour(tokenizer_id: str) -> str:
     return free[int.from_bytes(digest[:4], "big") % len(free)]
 
 
-def tokenizer_colours(tokenizer_ids: Sequence[str]) -> list[str]:
-    """Colours for several ids, in order: ``tokenizer_colours(["cl100k_base"]) -> ["#f58518"]``."""
-    return [tokenizer_colour(t) for t in tokenizer_ids]
+def tokenizer_hexes(tokenizer_ids: Sequence[str]) -> list[str]:
+    """Hex colours for several ids, in order: ``tokenizer_hexes(["cl100k_base"]) -> ["#f58518"]``."""
+    return [tokenizer_hex(t) for t in tokenizer_ids]
 
 
 def lighter(colour: str, share: float) -> str:
@@ -76,7 +76,7 @@ def bottom_legend(*, title: str | None = None, columns: int = LEGEND_COLUMNS) ->
     )  # fmt: skip
 
 
-def tokenizer_color(
+def tokenizer_color_encoding(
     tokenizer_ids: Sequence[str],
     labels: Sequence[str] | None = None,
     *,
@@ -84,8 +84,8 @@ def tokenizer_color(
     legend: bool = True,
     title: str | None = None,
 ) -> Any:
-    """The colour channel of a chart whose `field` holds tokenizer labels: each label in its
-    tokenizer's colour, legend (if any) under the chart in the ids' order."""
+    """The `alt.Color` encoding of a chart whose `field` holds tokenizer labels: each label in
+    its tokenizer's colour, legend (if any) under the chart in the ids' order."""
     import altair as alt
 
     scale = colour_scale(tokenizer_ids, labels)
@@ -107,11 +107,11 @@ def colour_scale(tokenizer_ids: Sequence[str], labels: Sequence[str] | None = No
         raise ValueError(
             f"{len(tokenizer_ids)} tokenizer ids but {len(labels)} labels: pass one label per id"
         )
-    pairs = dict(zip(labels, tokenizer_colours(tokenizer_ids)))  # a label twice keeps one colour
+    pairs = dict(zip(labels, tokenizer_hexes(tokenizer_ids)))  # a label twice keeps one colour
     return alt.Scale(domain=list(pairs), range=list(pairs.values()))
 
 
 __all__ = [
     "LEGEND_COLUMNS", "PADDING", "PALETTE", "bottom_legend", "bottom_legend_px", "colour_scale", "lighter",
-    "tokenizer_color", "tokenizer_colour", "tokenizer_colours",
+    "tokenizer_color_encoding", "tokenizer_hex", "tokenizer_hexes",
 ]  # fmt: skip

@@ -2,7 +2,8 @@
 
 Data flows text -> `counting` (a :class:`CountRow` per tokenizer, plus text statistics and CSV)
 or messages (+ tools) -> `chat` (each family's chat format around them -> a :class:`RequestCount`;
-`harmony` renders gpt-oss's harmony format, with reasoning and tools).
+`formats` holds the types every format shares and the registry `chat` fills; `harmony`,
+`gemma_chat`, `llama4_chat`, `mistral_spm_chat` and `gemini_rule` are single families' formats).
 `models` is the catalog of models by their makers' names (GPT-5.5, Llama 3.1 8B, Claude ...),
 one line each: tokenizer, chat format and price reference; `model_prices` prices them from the
 price source and gives the one rule for a model's context window.

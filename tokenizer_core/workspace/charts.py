@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..tokenizers.colours import PADDING, tokenizer_color
+from ..tokenizers.colours import PADDING, tokenizer_color_encoding
 from .counting import CountRow
 
 
@@ -29,7 +29,9 @@ def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
         x=alt.X("tokens:Q", title="tokens"),
     )
     bars = base.mark_bar(cornerRadiusEnd=3).encode(
-        color=tokenizer_color([r.tokenizer_id for r in rows], [r.tokenizer for r in rows], legend=False),
+        color=tokenizer_color_encoding(
+            [r.tokenizer_id for r in rows], [r.tokenizer for r in rows], legend=False
+        ),
         tooltip=[
             alt.Tooltip("tokenizer:N"),
             alt.Tooltip("tokens:Q", format=","),

@@ -22,77 +22,35 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.segments import Segment
+from . import gemini_rule, gemma_chat, llama4_chat, mistral_spm_chat
+from .formats import (
+    CHAT_FORMATS,
+    RENDERERS,
+    ROLES,
+    RULES,
+    ChatFormat,
+    ChatPart,
+    ChatRenderError,
+    Message,
+    _fmt,
+    _open_roles,
+    _own,
+    _simple,
+    _special,
+    register_format,
+)
+from .harmony import HarmonyMessage, HarmonyTool, harmony_parts
 from .limits import MAX_TOOLS, JSONInputError, load_json
 
 # Llama 3.1-3.3 templates fill "Today Date" with this when no date is given (3.2 and 3.3 use
 # today's date where the renderer offers one; such dates are the same length in tokens).
 LLAMA31_DATE = "26 Jul 2024"
 QWEN25_DEFAULT_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
-
-
-ROLES = ("system", "developer", "user", "assistant")
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One chat message. `role` is one of :data:`ROLES`."""
-
-    role: str
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChatPart:
-    """A piece of a rendered request: a special token, format text, tool definitions, or a
-    message's own text (`message` is then its index in the request)."""
-
-    text: str
-    kind: str  # "special" | "format" | "tools" | a role (the messages' own text)
-    # Tokenized on its own, not joined with neighbouring text (harmony encodes each header piece
-    # separately, so "assistant" + " to=functions.f" may cut differently from the joined text).
-    alone: bool = False
-    message: int | None = None
-
-
-class ChatRenderError(ValueError):
-    """A request a format cannot render (e.g. tools without a user message); says what to change."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChatFormat:
-    """One model family's chat format, as users pick it."""
-
-    id: str
-    name: str
-    tokenizer_ids: tuple[str, ...]
-    models: str
-    source: str
-    rendered: bool  # False: the documented counting rule, not a rendered prompt
-    tools: str = ""  # how tools enter the prompt; "" = the format does not say (not counted)
-    counted_by: str = ""  # how a rule counts, in a user's words ("" = OpenAI's documented rule)
-
-    def parts(self, user: str, system: str = "") -> list[ChatPart]:
-        """One optional system message and one user message, rendered ([] for a rule)."""
-        return self.render(_simple(user, system)) if self.rendered else []
-
-    def render(self, messages: Sequence[Message], tools: Sequence[dict] = ()) -> list[ChatPart]:
-        """The request as parts (rendered formats only): ``[]`` for a rule-based format.
-
-        Tools are rendered only where the format publishes how (``self.tools``); raises
-        ChatRenderError for a request the format's template refuses.
-        """
-        if not self.rendered:
-            return []
-        return _RENDER[self.id](list(messages), list(tools) if self.tools else [])
-
-
-def _simple(user: str, system: str) -> list[Message]:
-    return [Message("system", system)] * bool(system) + [Message("user", user)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,25 +66,6 @@ class ChatCount:
     def overhead(self) -> int:
         """Tokens the format adds (may differ from a fixed number: Llama trims messages)."""
         return self.total - self.content_tokens
-
-
-def _special(text: str) -> ChatPart:
-    return ChatPart(text, "special")
-
-
-def _fmt(text: str) -> ChatPart:
-    return ChatPart(text, "format")
-
-
-def _own(messages: Sequence[Message], i: int, text: str | None = None) -> ChatPart:
-    """Message i's own text (optionally transformed, e.g. trimmed) as a part."""
-    m = messages[i]
-    return ChatPart(m.content if text is None else text, m.role, message=i)
-
-
-def _open_roles(messages: Sequence[Message]) -> list[Message]:
-    """Open models have no developer role: it is sent as a system message."""
-    return [Message("system", m.content) if m.role == "developer" else m for m in messages]
 
 
 def _tools_json(tools: Sequence[dict], **kw) -> list[str]:
@@ -263,8 +202,6 @@ def _qwen25(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
 def _harmony(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     """gpt-oss (harmony): system and developer messages become the developer's instructions (as
     gpt-oss's chat template does), tools the developer message's TypeScript-like namespace."""
-    from .harmony import HarmonyMessage, HarmonyTool, harmony_parts
-
     messages = _open_roles(messages)
     systems = [i for i, m in enumerate(messages) if m.role == "system" and m.content]
     turns = [i for i, m in enumerate(messages) if m.role != "system"]
@@ -334,12 +271,12 @@ def _mistral_v3(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     return out
 
 
-_RENDER = {
+RENDERERS.update({
     "llama3": _llama3, "llama31": _llama31, "qwen3": _qwen3, "qwen25": _qwen25, "mistral_v3": _mistral_v3,
     "harmony": _harmony,
     "deepseek_v4": lambda messages, tools: _deepseek_v4(messages, tools, thinking=False),
     "deepseek_v4_thinking": lambda messages, tools: _deepseek_v4(messages, tools, thinking=True),
-}  # fmt: skip
+})  # fmt: skip
 
 _COOKBOOK = "OpenAI Cookbook, 'How to count tokens with tiktoken' (num_tokens_from_messages)"
 
@@ -348,7 +285,7 @@ _LLAMA31_TOOLS = (
 )
 _QWEN_TOOLS = "in the system message under '# Tools', one JSON line per tool inside <tools></tools>"
 
-CHAT_FORMATS: dict[str, ChatFormat] = {
+CHAT_FORMATS.update({
     f.id: f
     for f in (
         ChatFormat("openai", "OpenAI chat (documented rule)", ("o200k_base", "cl100k_base"),
@@ -378,30 +315,16 @@ CHAT_FORMATS: dict[str, ChatFormat] = {
                    "DeepSeek-V4-Pro, DeepSeek-V4-Flash",
                    "encode_messages of DeepSeek V4's encoding_dsv4.py, thinking mode", rendered=True),
     )
-}  # fmt: skip
+})  # fmt: skip
 
-
-# A counting rule other than OpenAI's: (tokenizer, messages, tools) -> (total, each message's
-# own tokens, the tools' tokens).
-RuleCount = Callable[[Tokenizer, Sequence[Message], Sequence[dict]], tuple[int, tuple[int, ...], int]]
-_RULES: dict[str, RuleCount] = {}
-
-
-def register_format(
-    fmt: ChatFormat,
-    *,
-    render: Callable[[list[Message], list[dict]], list[ChatPart]] | None = None,
-    rule: RuleCount | None = None,
-) -> None:
-    """Add a chat format kept in a module of its own: a rendered one with its `render`, or a
-    counting rule (``rendered=False``) with its `rule`."""
-    if (render is None) == (rule is None) or fmt.rendered != (render is not None):
-        raise ValueError(f"{fmt.id}: give a render for a rendered format or a rule for a counting rule")
-    CHAT_FORMATS[fmt.id] = fmt
-    if render is not None:
-        _RENDER[fmt.id] = render
-    if rule is not None:
-        _RULES[fmt.id] = rule
+# The formats kept in modules of their own, after the ones above, in the order pages list them.
+register_format(gemini_rule.GEMINI, rule=gemini_rule.gemini_count)
+register_format(gemma_chat.GEMMA3, render=gemma_chat.render_gemma3)
+register_format(gemma_chat.GEMMA2, render=gemma_chat.render_gemma2)
+register_format(llama4_chat.LLAMA4, render=llama4_chat.render_llama4)
+register_format(mistral_spm_chat.MISTRAL_V1, render=mistral_spm_chat.render_v1)
+register_format(mistral_spm_chat.MISTRAL_V3_SP, render=_mistral_v3)  # the same request as with Tekken
+register_format(mistral_spm_chat.MISTRAL_V7, render=mistral_spm_chat.render_v7)
 
 
 def chat_formats_for(tokenizer_id: str) -> list[ChatFormat]:
@@ -456,7 +379,7 @@ def _count_format(
 ) -> ChatCount:
     """One format's count, given the messages' own token counts (user, system)."""
     user_n, system_n = counts
-    if fmt.id in _RULES:
+    if fmt.id in RULES:
         return ChatCount(
             fmt, user_n + system_n, count_request(_simple(user, system), tokenizer, fmt).total, ()
         )
@@ -568,8 +491,8 @@ def count_request(
     """
     fmt = CHAT_FORMATS[chat_format] if isinstance(chat_format, str) else chat_format
     tools_counted = bool(tools) and bool(fmt.tools)
-    if fmt.id in _RULES:
-        total, own, tool_n = _RULES[fmt.id](tokenizer, messages, tools if tools_counted else ())
+    if fmt.id in RULES:
+        total, own, tool_n = RULES[fmt.id](tokenizer, messages, tools if tools_counted else ())
         return RequestCount(fmt, total, own, tool_n, tools_counted, ())
     if not fmt.rendered:
         own = tuple(tokenizer.count(m.content) for m in messages)
@@ -725,9 +648,6 @@ def chat_template_text(parts: Sequence[ChatPart]) -> str:
     """
     return "".join(_PLACEHOLDERS.get(p.kind, p.text) for p in parts)
 
-
-# The families whose formats live in modules of their own register them on import.
-from . import gemini_rule, gemma_chat, llama4_chat, mistral_spm_chat  # noqa: E402, F401
 
 __all__ = [
     "CHAT_FORMATS",

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..tokenizers.encoders import Tokenizer
-from .chat import ChatFormat, Message, register_format
+from .formats import ChatFormat, Message
 
 SDK_VERSION = "google-genai 3.3.0"
 
@@ -94,5 +94,3 @@ GEMINI = ChatFormat(
     counted_by="text only, counted as Google's SDK counts locally: images, audio and video are not counted, "
     "tool declarations only by the text in them",
 )  # fmt: skip
-
-register_format(GEMINI, rule=gemini_count)

@@ -13,7 +13,7 @@ The tests render the published template and compare.
 
 from __future__ import annotations
 
-from .chat import (
+from .formats import (
     ChatFormat,
     ChatPart,
     ChatRenderError,
@@ -22,7 +22,6 @@ from .chat import (
     _open_roles,
     _own,
     _special,
-    register_format,
 )
 
 
@@ -64,5 +63,12 @@ GEMMA2 = ChatFormat(
     "the chat_template of Gemma 2's tokenizer_config.json: no system role", rendered=True,
 )  # fmt: skip
 
-register_format(GEMMA3, render=lambda messages, tools: _gemma(messages, system_role=True))
-register_format(GEMMA2, render=lambda messages, tools: _gemma(messages, system_role=False))
+
+def render_gemma3(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+    """Gemma 3: a system message joins the first user turn."""
+    return _gemma(messages, system_role=True)
+
+
+def render_gemma2(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+    """Gemma 2: no system role."""
+    return _gemma(messages, system_role=False)

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .chat import ChatPart
+from .formats import ChatPart
 
 HARMONY_IDENTITY = "You are ChatGPT, a large language model trained by OpenAI."
 HARMONY_CUTOFF = "2024-06"

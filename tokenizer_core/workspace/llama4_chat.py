@@ -11,14 +11,14 @@ prompt the caller writes), so they are not counted.
 
 from __future__ import annotations
 
-from .chat import ChatFormat, ChatPart, Message, _fmt, _open_roles, _special, register_format
+from .formats import ChatFormat, ChatPart, Message, _fmt, _open_roles, _special
 
 
 def _header(role: str) -> list[ChatPart]:
     return [_special("<|header_start|>"), _fmt(role), _special("<|header_end|>"), _fmt("\n\n")]
 
 
-def _llama4(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+def render_llama4(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     messages = _open_roles(messages)
     out = [_special("<|begin_of_text|>")]
     for i, m in enumerate(messages):
@@ -30,5 +30,3 @@ LLAMA4 = ChatFormat(
     "llama4", "Llama 4", ("llama4",), "Llama 4 Scout, Llama 4 Maverick",
     "Meta's llama_models 0.3.0, llama4/chat_format.py (checked against it in the tests)", rendered=True,
 )  # fmt: skip
-
-register_format(LLAMA4, render=_llama4)

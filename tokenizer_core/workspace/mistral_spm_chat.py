@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import json
 
-from .chat import (
-    _RENDER,
+from .formats import (
     ChatFormat,
     ChatPart,
     Message,
@@ -30,7 +29,6 @@ from .chat import (
     _open_roles,
     _own,
     _special,
-    register_format,
 )
 
 _TOOLS = "as a JSON list between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS], before the last user message"
@@ -63,7 +61,7 @@ def _answer(messages: list[Message], idx: list[int], *, strip_end: bool) -> list
     return [ChatPart(p.text, p.kind, True, p.message) for p in parts] + [_special("</s>")]
 
 
-def _mistral_v1(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+def render_v1(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     messages = _open_roles(messages)
     systems = [i for i, m in enumerate(messages) if m.role == "system" and m.content]
     groups = [g for g in _groups(messages) if g[0] != "system"]
@@ -85,7 +83,7 @@ def _tools_block(tools: list[dict]) -> list[ChatPart]:
             _special("[/AVAILABLE_TOOLS]")]  # fmt: skip
 
 
-def _mistral_v7(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+def render_v7(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     messages = _open_roles(messages)
     groups = _groups(messages)
     last_user = max((k for k, g in enumerate(groups) if g[0] == "user"), default=-1)
@@ -116,7 +114,3 @@ MISTRAL_V7 = ChatFormat(
     "mistral_sp_v7", "Mistral instruct v7", ("mistral_sp_v7",), "Mistral Large 2411, Pixtral Large",
     "mistral-common's InstructTokenizerV7 (checked against it in the tests)", rendered=True, tools=_TOOLS,
 )  # fmt: skip
-
-register_format(MISTRAL_V1, render=_mistral_v1)
-register_format(MISTRAL_V3_SP, render=_RENDER["mistral_v3"])  # the same request as with Tekken
-register_format(MISTRAL_V7, render=_mistral_v7)

@@ -5,7 +5,6 @@ the session."""
 from __future__ import annotations
 
 import altair as alt
-import pandas as pd
 import pyarrow as pa
 import streamlit as st
 

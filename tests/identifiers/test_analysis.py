@@ -1,4 +1,4 @@
-"""Identifier costs per tokenizer: alone, in context, alignment, styles, shares, CSV."""
+"""Identifier analysis per tokenizer: alone, in context, alignment, styles, shares, CSV."""
 
 from __future__ import annotations
 
@@ -196,7 +196,7 @@ def test_fast_alone_splits_equal_segments(tid):
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from tokenizer_core.identifiers.costs import alone_splits
+    from tokenizer_core.identifiers.analysis import alone_splits
 
     tok = builtin(tid)
 

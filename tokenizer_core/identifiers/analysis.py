@@ -1,4 +1,4 @@
-"""What identifiers cost in tokens, per tokenizer: alone, in context, and in other styles.
+"""Identifier analysis: the tokens each identifier takes per tokenizer, alone, in context, in other styles.
 
 Definitions (the page shows them):
 
