@@ -45,7 +45,7 @@ def main() -> None:
                 context = browser.new_context(viewport={"width": width, "height": 900})
                 app = AppPage(context.new_page(), url)
                 app.goto(page)
-                out = args.out / f"{page or 'counter'}-{width}px.png"
+                out = args.out / f"{page or 'workspace'}-{width}px.png"
                 shoot(app, out, width)
                 print(out, "offsite requests:", len(app.offsite))
                 context.close()
