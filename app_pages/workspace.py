@@ -24,7 +24,7 @@ from ui.workspace.prompt import (
     text_counts,
     text_tokens,
 )
-from ui.workspace.share import apply_share_link, link_warnings, share_section
+from ui.workspace.share import apply_share_link, forget_link_warnings, link_warnings, share_section
 from ui.workspace.token_views import token_views
 from ui.workspace.versions import versions, versions_section
 
@@ -90,3 +90,4 @@ about_tokenizers()
 if any(c.id not in BUILTINS and c.model is None for c in choices):
     st.caption("Your own tokenizers have no chat format: they count texts only.")
 end_first_view("counter", view)
+forget_link_warnings()

@@ -14,7 +14,7 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core.pricing.rates import FIELD_LABELS, FIELDS, money_text
+from tokenizer_core.pricing.rates import FIELDS, money_text
 from tokenizer_core.pricing.source import RATE_OPTIONS, peak_hours, price_changes, rate_options
 from tokenizer_core.pricing.table import (
     Edits,
@@ -81,10 +81,11 @@ def rate_control(key: str, models: Sequence[ModelEntry]) -> str:
 def _source_text(p: ModelPrice) -> str:
     if p.source_rates is None:
         return "no price in the source"
-    parts = [
-        f"{FIELD_LABELS[f]} {money_text(r.base)}" for f in FIELDS if (r := p.source_rates.get(f)) is not None
-    ]
-    return ", ".join(parts)
+    # in the order of the editable columns beside it (input, cached input, output), short enough
+    # that the table fits a desktop page: "$2.50 · $1.25 · $10"
+    return " · ".join(
+        money_text(r.base) if (r := p.source_rates.get(f)) is not None else "none" for f in FIELDS
+    )
 
 
 def _on_reset(key: str) -> None:
@@ -124,7 +125,9 @@ def price_editor(table: PriceTable, *, key: str) -> None:
             ),
             "output": st.column_config.NumberColumn("Output $/1M", min_value=0, format="plain", help=money),
             "edited": st.column_config.TextColumn("Yours", help="'edited': you changed a price of this model."),
-            "source": st.column_config.TextColumn("Source's price", help=f"{table.source}, per million tokens."),
+            "source": st.column_config.TextColumn(
+                "Source's price", help=f"{table.source}: input · cached input · output, US dollars per million tokens."
+            ),
             "checked": st.column_config.TextColumn(
                 "Last checked", help="The latest date the source's notes say this model's prices were checked."
             ),

@@ -314,6 +314,6 @@ def custom_tokenizer_sidebar() -> None:
             # an icon button: its label, hidden by ui/style.py, is its name for screen readers
             with c2.container(key=f"icons_custom_tok_{tid}"):
                 st.button(
-                    f"Remove {tok.info.name}", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
+                    f"Remove {escape_markdown(tok.info.name)}", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
                     on_click=remove_session_tokenizer, args=(tid,),
                 )  # fmt: skip

@@ -138,7 +138,7 @@ def test_an_edited_price_wins_everywhere_and_is_marked_with_the_source_beside_it
     assert row["Per request $"] == float(Decimal(n) * 1 / 1_000_000 + Decimal(300) * 10 / 1_000_000)
     editor = next(df.value for df in app.dataframe if "source" in df.value.columns).set_index("model")
     assert editor.loc["GPT-4o", "edited"] == "edited" and editor.loc["GPT-4o", "source"].startswith(
-        "input $2.50"
+        "$2.50 · "
     )
     assert "Your edited prices for GPT-4o" in captions(app)
     # the Language costs page uses the same table, and says the prices are edited

@@ -23,6 +23,7 @@ is ready, so a job never waits for a cold start because of recycling.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import itertools
@@ -32,6 +33,7 @@ import pickle
 import signal
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
@@ -185,6 +187,11 @@ def _default_context() -> str:
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
+def _shutdown_at_exit(pool_ref: weakref.ref[JobPool]) -> None:
+    if (pool := pool_ref()) is not None and not pool._halted:
+        pool.shutdown(timeout=2.0)
+
+
 def _kill(pid: int) -> None:
     if pid > 0:
         with contextlib.suppress(OSError):
@@ -272,6 +279,9 @@ class JobPool:
         self._starter = threading.Thread(target=self._start_loop, name="jobpool-start", daemon=True)
         self._reader.start()
         self._starter.start()
+        # At the server's exit, before daemon threads are cut off: a worker being started at
+        # that moment would leave the forkserver half a request (it then logs a traceback).
+        atexit.register(_shutdown_at_exit, weakref.ref(self))
 
     # ---------------------------------------------------------------- public
 

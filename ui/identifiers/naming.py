@@ -9,7 +9,7 @@ import streamlit as st
 from tokenizer_core import Tokenizer, split_identifier
 from tokenizer_core.identifiers import IdentifierAnalysis, style_summary
 from tokenizer_core.identifiers.charts import rewrite_chart, style_tokens_chart
-from tokenizer_core.tokenizers import markdown_code
+from tokenizer_core.tokenizers import escape_markdown, markdown_code
 
 from .analysis import cached_naming, cached_rewrites
 
@@ -18,10 +18,14 @@ def naming_table(name: str, toks: list[Tokenizer], *, caption: str) -> None:
     costs = cached_naming(name, tuple(t.id for t in toks), toks)
     records = []
     for c in costs:
-        rec: dict[str, object] = {"style": c.style + (" (as written)" if c.original else ""), "name": c.text}
+        # a static table reads its headers and cells as Markdown (`__init__`, a user's tokenizer name)
+        rec: dict[str, object] = {
+            "style": c.style + (" (as written)" if c.original else ""),
+            "name": escape_markdown(c.text),
+        }
         for t in toks:
-            rec[f"{t.info.name}"] = c.tokens[t.id]
-            rec[f"{t.info.name} after a space"] = c.tokens_after_space[t.id]
+            rec[escape_markdown(t.info.name)] = c.tokens[t.id]
+            rec[escape_markdown(f"{t.info.name} after a space")] = c.tokens_after_space[t.id]
         records.append(rec)
     st.markdown(caption)
     # a static table: its headers wrap, so every tokenizer's columns fit the page (a data grid

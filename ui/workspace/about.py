@@ -15,10 +15,12 @@ def about_tokenizers() -> None:
         st.table(  # text in every column: a static table wraps it to the page's width
             pd.DataFrame(
                 [
-                    {
-                        "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
-                        "Vocabulary": f"{i.vocab_size:,}", "Data source": i.source, "License": i.license,
-                        "Notes": i.notes,
+                    {  # a static table reads its cells as Markdown: a user's names and file names are escaped
+                        k: escape_markdown(v) for k, v in {
+                            "Tokenizer": i.name, "Family": i.family, "Used by": ", ".join(i.models),
+                            "Vocabulary": f"{i.vocab_size:,}", "Data source": i.source, "License": i.license,
+                            "Notes": i.notes,
+                        }.items()
                     }
                     for i in tokenizer_infos()
                 ]

@@ -116,9 +116,12 @@ def request_section(
         for i, (m, n) in enumerate(zip(messages, r["messages"])):
             row[f"#{i + 1} {m.role}"] = n
         ctx = r["window"] or window
+        if (
+            tools
+        ):  # a column of zeros without tools; as text, so a format that says nothing on tools shows why
+            row["Tools"] = f"{r['tools']:,}" if r["tools_counted"] else "not counted"
         row |= {
-            # text, so a format that says nothing on tools shows why, never "None"
-            "Tools": f"{r['tools']:,}" if r["tools_counted"] or not tools else "not counted", "Format adds": r["template"],
+            "Format adds": r["template"],
             "Request tokens": r["total"], "Context window": ctx, "% of context": 100 * r["total"] / ctx,
             "Counted by": (fmt.counted_by or HOW[fmt.rendered])
             + ("" if r["tools_counted"] or not tools else "; tools not counted"),
@@ -129,15 +132,19 @@ def request_section(
         column_config={
             "Request tokens": st.column_config.NumberColumn(format="localized",
                                                             help="What the model reads, to the start of its reply"),
-            "Tools": st.column_config.TextColumn(alignment="right",
+            "Tools": st.column_config.TextColumn(alignment="right", width="small",
                                                  help="Not counted: this format does not say how tools enter the prompt"),
+            "Format adds": st.column_config.NumberColumn(width="small", help="Tokens the chat format adds "
+                                                         "around the messages (roles, separators, the reply's start)"),
             "Context window": st.column_config.NumberColumn(
                 format="localized", help="The smallest context window of the models in the row; the window "
                 "chosen above where none is known",
             ),
-            "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100,
+            "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100, width="small",
                                                             help="Of the window in the Context window column"),
-            "Counted by": st.column_config.TextColumn(help=HOW_NOTE),
+            # widths that fit a desktop page with two messages (more messages, more columns: it scrolls)
+            "Chat format": st.column_config.TextColumn(width=178),
+            "Counted by": st.column_config.TextColumn(width=150, help=HOW_NOTE),
         },
     )  # fmt: skip
     st.caption(HOW_NOTE)

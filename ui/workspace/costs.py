@@ -72,7 +72,7 @@ def cost_rows(
         )
         rows.append({
             "choice": c.id, "Model": c.name, "Counted by": _counter_name(c, tokenizer_names),
-            "Input tokens": n, "Context window": win.tokens, "% used": 100 * n / win.tokens,
+            "Input tokens": n, "% used": 100 * n / win.tokens,
             "$/1M in / out": price_text,
             "Per request $": float(cost), f"Per {requests:,} requests $": float(cost * requests),
             "Note": " · ".join(filter(None, (
@@ -119,10 +119,10 @@ def cost_section(
                 "Per request $": money, f"Per {n:,} requests $": st.column_config.NumberColumn(format="$%.2f"),
                 "Model": st.column_config.TextColumn(pinned=True),
                 "Input tokens": st.column_config.NumberColumn(format="localized"),
-                "Context window": st.column_config.NumberColumn(format="localized"),
-                "Note": st.column_config.TextColumn(width="large"),
+                "Note": st.column_config.TextColumn(width="medium"),
                 "% used": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100, width="small",
-                                                               help="Of the context window to its left"),
+                                                               help="Of the model's context window (the counts above "
+                                                               "and the chat table show it)"),
             },
         )  # fmt: skip
     table = prices_for(models)

@@ -11,12 +11,14 @@ from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, read_share_params
 from tokenizer_core.workspace.share import PACKED, share_link
 
+from ..messages import clear_message, leave_message, show_message
 from ..models import known_choice_ids
 from ..state import session_tokenizers
 from .chat_editor import set_messages
 from .counts import CUSTOM
 from .versions import set_versions
 
+LINK, ICON = "counter_link", ":material/link_off:"
 MAX_LINK_WARNINGS = 12  # a crafted link can hold thousands of problems: the first ones, then a count
 
 
@@ -55,14 +57,25 @@ def apply_share_link() -> list[str]:
 
 
 def link_warnings(warnings: list[str]) -> None:
-    """What a shared link had wrong: the first few, then how many more."""
-    for warning in warnings[:MAX_LINK_WARNINGS]:
-        st.warning(f"Shared link: {escape_markdown(warning)}", icon=":material/link_off:")
-    if len(warnings) > MAX_LINK_WARNINGS:
-        st.warning(
-            f"Shared link: {len(warnings) - MAX_LINK_WARNINGS:,} more problems like these.",
-            icon=":material/link_off:",
-        )
+    """What a shared link had wrong: the first few, then how many more. Kept for the session's
+    runs until the page has been drawn whole once (`forget_link_warnings` at the page's end): a
+    fresh tab's first run may stop before that (the first view), and the link is read only once."""
+    if warnings:
+        clear_message(LINK)
+        for warning in warnings[:MAX_LINK_WARNINGS]:
+            leave_message(
+                LINK, f"Shared link: {escape_markdown(warning)}", kind="warning", icon=ICON, add=True
+            )
+        if len(warnings) > MAX_LINK_WARNINGS:
+            more = f"Shared link: {len(warnings) - MAX_LINK_WARNINGS:,} more problems like these."
+            leave_message(LINK, more, kind="warning", icon=ICON, add=True)
+    show_message(LINK)
+
+
+def forget_link_warnings() -> None:
+    """At the end of a page drawn whole: the warnings stay on screen until the page is left
+    (typing reruns only the workspace below them) and are not drawn again."""
+    clear_message(LINK)
 
 
 def share_section(

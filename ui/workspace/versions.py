@@ -135,7 +135,7 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
                   type="tertiary")  # fmt: skip
         # an icon button: its label, hidden by ui/style.py, is its name for screen readers
         with d3.container(key=f"icons_counter_version_{i}"):
-            st.button(f"Remove version {v.name}", key=f"counter_version_rm_{i}", icon=":material/delete:",
+            st.button(f"Remove version {escape_markdown(v.name)}", key=f"counter_version_rm_{i}", icon=":material/delete:",
                       help="Remove this version", on_click=_remove, args=(i,))  # fmt: skip
     if len(pvs) < 2:
         st.caption(
