@@ -34,7 +34,7 @@ def test_an_edited_price_wins_on_every_page_and_is_marked(app_page):
     expect(costs).to_contain_text("your price")
     expect(app_page.main.get_by_text("Your edited prices for GPT-4o")).to_be_visible()
     editor = app_page.main.get_by_test_id("stDataFrame").filter(has_text="Sold by").first
-    expect(editor).to_contain_text("input $2.50")  # the source's price, beside the edit
+    expect(editor).to_contain_text("$2.50 · ")  # the source's price, beside the edit
     expect(editor).to_contain_text("edited")
     # the same table on the Language costs page
     link = app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Language costs")
