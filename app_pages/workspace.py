@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, Tokenizer
+from tokenizer_core import BUILTINS, CountRow, Tokenizer
 from tokenizer_core.workspace.models import Choice, TokenizerGroup
 from ui.failures import guarded
+from ui.fast_first import ask_for_rest, rest_drawn, whole_run
 from ui.models import groups_for, model_select
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable
@@ -21,6 +22,7 @@ from ui.workspace.prompt import (
     prompt_mode,
     prompt_version,
     text_box,
+    text_controls,
     text_counts,
     text_tokens,
 )
@@ -29,42 +31,63 @@ from ui.workspace.token_views import token_views
 from ui.workspace.versions import versions, versions_section
 
 
-@st.fragment
+@st.fragment(key="counter_prompt")
+@guarded
+def live_counts(
+    choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int
+) -> tuple[str, bool, list[Tokenizer], list[CountRow] | None]:
+    """The text box and its counts: a fragment inside the workspace's, which typing reruns alone
+    so that the counts follow at Streamlit's own pace; once they are on screen the browser asks
+    for the rest (ui/fast_first.py). The text, how special tokens count, the tokenizers that
+    counted it and their rows."""
+    text, allow_special = text_box()
+    toks, counts = text_counts(text, choices, groups, toks, window, allow_special=allow_special)
+    ask_for_rest("counter", (text, allow_special), rest="counter_workspace")
+    return text, allow_special, toks, counts
+
+
+@st.fragment(key="counter_workspace")
 @guarded  # a fragment's rerun does not pass through the page's handler
 def workspace(
     choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int
 ) -> None:
-    """Everything that depends on the prompt. A fragment: typing in the box, editing the chat and the
-    sections below rerun only this (not the title, the model picker, the sidebar). The model picker
-    and the context window are outside: changing them reruns the whole page, which calls this with
-    the new values."""
+    """Everything that depends on the prompt. A fragment: editing the chat and the sections
+    below rerun only this (not the title, the model picker, the sidebar); typing in the text box
+    reruns the box and its counts first (`live_counts`), then this. The model picker and the
+    context window are outside: changing them reruns the whole page, which calls this with the
+    new values."""
     if st.session_state.pop("counter_full_rerun", False):
         st.rerun()  # a workspace file chose other models: the picker above must show them
     by_id = {t.id: t for t in toks}
     mode = prompt_mode()
     text, messages = st.session_state.get("counter_text", ""), []
-    if mode == "chat":
-        messages, rows = chat_request(choices, by_id, window)
-        hold("counter")  # a first view: the rest once the browser shows this
-        tokens = chat_tokens(rows, choices)
-    else:
-        text, allow_special = text_box()
-        toks, counts = text_counts(text, choices, groups, toks, window, allow_special=allow_special)
-        hold("counter")  # a first view: the rest once the browser shows the counts
-        if counts is not None:
-            counts_table(counts)
-            token_views(text, toks, allow_special)
-        tokens = text_tokens(counts or [], choices)
+    with whole_run("counter"):
+        if mode == "chat":
+            messages, rows = chat_request(choices, by_id, window)
+            hold("counter")  # a first view: the rest once the browser shows this
+            tokens = chat_tokens(rows, choices)
+        else:
+            text_controls()
+            if (prompt := live_counts(choices, groups, toks, window)) is None:
+                return  # it failed, and says so
+            text, allow_special, toks, counts = prompt
+            hold("counter")  # a first view: the rest once the browser shows the counts
+            if counts is not None:
+                counts_table(counts)
+                token_views(text, toks, allow_special)
+            tokens = text_tokens(counts or [], choices)
 
-    if any(c.model for c in choices):
-        cost_section(tokens, choices, window=window, tokenizer_names={t.id: t.info.name for t in toks})
-    current = prompt_version(mode, text, messages)
-    versions_section(current, choices, by_id)
-    workspace_file_section(current_workspace(choices, mode, text, messages))
-    share_section(
-        [c.id for c in choices], text, window, mode=mode, messages=messages,
-        tools=current.tools, versions=[v.to_json() for v in versions()],
-    )  # fmt: skip
+        if any(c.model for c in choices):
+            cost_section(tokens, choices, window=window, tokenizer_names={t.id: t.info.name for t in toks})
+        current = prompt_version(mode, text, messages)
+        versions_section(current, choices, by_id)
+        workspace_file_section(current_workspace(choices, mode, text, messages))
+        share_section(
+            [c.id for c in choices], text, window, mode=mode, messages=messages,
+            tools=current.tools, versions=[v.to_json() for v in versions()],
+        )  # fmt: skip
+        if mode == "text":
+            rest_drawn("counter", (text, allow_special))
 
 
 warnings = apply_share_link()

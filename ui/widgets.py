@@ -130,16 +130,24 @@ def text_source(
     The text lives in `st.session_state[f"{key}_text"]` and persists across pages. Loading a
     sample or a file replaces it, and a "Restore" button brings back what was there before, so
     nothing typed is lost. A binary or non-UTF-8 upload shows a message and changes nothing.
+    A page that reruns the box apart from the rest draws the two halves itself:
+    `text_source_controls` (upload, samples) and `text_entry` (the box, Restore).
     """
-    text_key, prev_key, err_key = f"{key}_text", f"{key}_previous", f"{key}_upload_error"
+    text_source_controls(key, samples=samples, extensions=extensions, default_sample=default_sample)
+    return text_entry(key, label=label, height=height, placeholder=placeholder, live=live)
+
+
+def text_source_controls(
+    key: str,
+    *,
+    samples: dict[str, Callable[[], str]],
+    extensions: Sequence[str] = TEXT_EXTENSIONS,
+    default_sample: str | None = None,
+) -> None:
+    """The upload and sample row above a text box (see `text_source`), and an upload's error."""
+    text_key, err_key = f"{key}_text", f"{key}_upload_error"
     if text_key not in st.session_state and default_sample in samples:
         st.session_state[text_key] = samples[default_sample]()
-
-    def replace_text(new: str) -> None:
-        old = st.session_state.get(text_key, "")
-        if old and old != new:
-            st.session_state[prev_key] = old
-        st.session_state[text_key] = new
 
     def on_upload() -> None:
         st.session_state.pop(err_key, None)
@@ -147,20 +155,14 @@ def text_source(
         if file is None:
             return
         try:
-            replace_text(decode_text(file.getvalue(), filename=file.name))
+            _replace_text(key, decode_text(file.getvalue(), filename=file.name))
         except InputError as exc:
             st.session_state[err_key] = str(exc)
 
     def on_sample() -> None:
         name = st.session_state.get(f"{key}_sample")
         if name in samples:
-            replace_text(samples[name]())
-
-    def on_restore() -> None:
-        if prev_key in st.session_state:
-            st.session_state[text_key], st.session_state[prev_key] = (
-                st.session_state[prev_key], st.session_state.get(text_key, ""),
-            )  # fmt: skip
+            _replace_text(key, samples[name]())
 
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")  # room for the longest sample name
     with c1:
@@ -178,6 +180,25 @@ def text_source(
             escape_markdown(st.session_state[err_key]) + " Your text below is unchanged.",
             icon=":material/block:",
         )
+
+
+def text_entry(
+    key: str,
+    *,
+    label: str = "Text",
+    height: int = 220,
+    placeholder: str = "Paste or type text here...",
+    live: bool = False,
+) -> str:
+    """The text box of `text_source` and its Restore button; the current text."""
+    text_key, prev_key = f"{key}_text", f"{key}_previous"
+
+    def on_restore() -> None:
+        if prev_key in st.session_state:
+            st.session_state[text_key], st.session_state[prev_key] = (
+                st.session_state[prev_key], st.session_state.get(text_key, ""),
+            )  # fmt: skip
+
     if live:
         text = live_text_area(text_key, label=label, height=height, placeholder=placeholder)
     else:
@@ -190,6 +211,15 @@ def text_source(
             icon=":material/undo:", type="tertiary",
         )  # fmt: skip
     return text
+
+
+def _replace_text(key: str, new: str) -> None:
+    """Put `new` in the text box `key`, keeping what it held for the Restore button."""
+    text_key, prev_key = f"{key}_text", f"{key}_previous"
+    old = st.session_state.get(text_key, "")
+    if old and old != new:
+        st.session_state[prev_key] = old
+    st.session_state[text_key] = new
 
 
 def _add_custom(kind: str) -> None:

@@ -121,6 +121,15 @@ def browser(server_url):
         b.close()
 
 
+_SETTLED = """() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  const calm = app && app.dataset.testScriptState === "notRunning"
+    && !document.querySelector("[data-testid='stSkeleton']") && !document.body.dataset.twRestPending;
+  window.__twCalm = calm ? (window.__twCalm || 0) + 1 : 0;
+  return window.__twCalm >= 4;
+}"""
+
+
 class AppPage:
     """A Playwright page on the app that knows when a script run has finished.
 
@@ -180,13 +189,11 @@ class AppPage:
         self.settle(timeout_s)
 
     def settle(self, timeout_s: float = 60.0) -> None:
-        from playwright.sync_api import expect
-
-        ms = int(timeout_s * 1000)
-        self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(
-            state="attached", timeout=ms
-        )
-        expect(self.page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=ms)
+        """Wait until no run is going, no element is loading its script, and no part of the page
+        is waiting for the rest to be drawn (ui/fast_first.py), for a few frames in a row: a run
+        that drew a page's fast part asks for the rest two frames after it is painted."""
+        self.page.evaluate("() => { window.__twCalm = 0; }")
+        self.page.wait_for_function(_SETTLED, timeout=int(timeout_s * 1000))
 
     def goto(self, path: str = "", query: str = "") -> None:
         url = f"{self.base_url}/{path.strip('/')}" + (f"?{query}" if query else "")

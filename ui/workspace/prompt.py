@@ -12,7 +12,7 @@ from tokenizer_core.workspace.model_prices import with_windows
 from tokenizer_core.workspace.models import Choice, TokenizerGroup, names_by_tokenizer
 from tokenizer_core.workspace.versions import PromptVersion
 
-from ..widgets import text_source, working_tokenizers
+from ..widgets import text_entry, text_source_controls, working_tokenizers
 from .chat_editor import chat_editor, current_messages, current_tools
 from .chat_view import message_labels, request_counts, request_section
 from .counts import count_metrics, count_rows
@@ -36,10 +36,15 @@ def prompt_mode() -> str:
     ) or "text"  # fmt: skip
 
 
+def text_controls() -> None:
+    """Upload a file or load a sample, above the text box."""
+    text_source_controls("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)))
+
+
 def text_box() -> tuple[str, bool]:
     """The text (typed, uploaded or a sample), and whether text such as <|endoftext|> counts as
     the special token."""
-    text = text_source("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=240, live=True)
+    text = text_entry("counter", height=240, live=True)
     st.toggle(
         "Count special tokens as special", key="counter_special",
         help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
