@@ -12,7 +12,7 @@ from tokenizer_core.tokenizers import load_sample
 pytestmark = pytest.mark.e2e
 
 # element kinds whose scripts are large (the table, the chart, the code box) or that are below the fold
-LATER = {"arrow_data_frame", "arrow_vega_lite_chart", "code"}
+LATER = {"dataframe", "vega_lite_chart", "code"}
 
 
 def _record(page) -> list[tuple[str, str]]:
