@@ -11,8 +11,8 @@ from tokenizer_core.tokenizers import load_sample
 
 pytestmark = pytest.mark.e2e
 
-# element kinds whose scripts are large (the table, the chart, the code box) or that are below the fold
-LATER = {"dataframe", "vega_lite_chart", "code"}
+# element kinds whose scripts are large (the table, the chart) or that are below the fold (the share link)
+LATER = {"dataframe", "vega_lite_chart", "tw_link_box"}
 
 
 def _record(page) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, read_share_params
 from tokenizer_core.workspace.share import PACKED, share_link
 
+from ..link_box import link_box
 from ..messages import clear_message, leave_message, show_message
 from ..models import known_choice_ids
 from ..state import session_tokenizers
@@ -104,7 +105,7 @@ def share_section(
         pass
     with st.expander("Share this view", icon=":material/link:"):
         base = (st.context.url or "").split("?")[0]
-        st.code(f"{base}?{urlencode(params)}", language=None, wrap_lines=True)
+        link_box(f"{base}?{urlencode(params)}", key="counter_share_link", label="Link to this view")
         notes = ["The address bar always holds this link: copy either."]
         if link.left_out:
             parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
