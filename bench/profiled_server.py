@@ -10,7 +10,7 @@ reruns a run asks for), the thread's CPU time and wall time are noted; when the 
 OUT.runs.json holds them as [[cpu seconds, wall seconds], ...] (also written at once on SIGUSR1,
 so a benchmark can read the runs of one phase). With --profile, each run (but
 the first N with --profile=N, e.g. the warm-up that loads tokenizers) is also profiled with cProfile in that thread (timed by the thread's CPU clock) and OUT.pstats holds them all (read it with
-`python -m pstats OUT.pstats` or bench/profile_report.py); the profiler slows Python code, so
+`python -m pstats OUT.pstats`); the profiler slows Python code, so
 take CPU figures from a run without it.
 
 The server is Streamlit's own (`streamlit.web.cli.main`); only that one method is wrapped.
