@@ -1,4 +1,4 @@
-"""A link to copy: the address in a read-only box (selected when focused) and a Copy button.
+"""A link to copy: the address in a read-only box (selected when focused) and a "Copy link" button.
 
 Built with ``st.components.v2``. A code block (st.code) showed the share link before; its
 highlighter is drawn again on every run of the page, and with a 10 KB prompt packed into the
@@ -13,7 +13,7 @@ import streamlit as st
 _HTML = """
 <div class="tw-link">
   <input class="tw-link-text" type="text" readonly spellcheck="false">
-  <button type="button" class="tw-link-copy">Copy</button>
+  <button type="button" class="tw-link-copy">Copy link</button>
 </div>
 """
 
@@ -54,7 +54,7 @@ export default function ({ data, parentElement }) {
       copied = document.execCommand ? document.execCommand("copy") : false;
     }
     button.textContent = copied ? "Copied" : "Selected: press Ctrl+C";
-    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+    setTimeout(() => { button.textContent = "Copy link"; }, 2000);
   });
 }
 """
