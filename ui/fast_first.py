@@ -43,8 +43,12 @@ export default function ({ data, setTriggerValue }) {
   if (asked.get(data.name) === data.token) return;
   asked.set(data.name, data.token);
   body.dataset.twRestPending = data.name;
-  requestAnimationFrame(() => requestAnimationFrame(() => setTriggerValue("drawn", data.token)));
-  return () => { if (body.dataset.twRestPending === data.name) delete body.dataset.twRestPending; };
+  let shown = true;  // not once the page has gone (another page, a closed tab)
+  requestAnimationFrame(() => requestAnimationFrame(() => { if (shown) setTriggerValue("drawn", data.token); }));
+  return () => {
+    shown = false;
+    if (body.dataset.twRestPending === data.name) delete body.dataset.twRestPending;
+  };
 }
 """
 
