@@ -140,7 +140,6 @@ class Rerun:
     # ui/fast_first.py) the rest: `seconds` runs to the end of both, `first_seconds` to the end
     # of the first (the counts on screen); the same when one run drew everything.
     first_seconds: float = 0.0
-    runs: int = 0
 
 
 class Session:
@@ -227,7 +226,10 @@ class Session:
         """Read until an element with `element(kind, proto)` true arrives, or the run finishes."""
         return await self._until_finished(t0, timeout, element=element)
 
-    async def _send(self, trigger: str | None) -> float:
+    async def _send(self, trigger: str | None, *, event: tuple[str, str, object] | None = None) -> float:
+        """A rerun request as the browser sends it: the page's widget states, the changed ones'
+        fragment, a button's `trigger`, or a component's `event` (widget id, event name, value:
+        its `setTriggerValue(name, value)`, sent on the component's event aggregator)."""
         msg = BackMsg()
         cs = msg.rerun_script
         cs.page_script_hash = self.page_hash
@@ -239,7 +241,7 @@ class Session:
         )
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
-        changed = self._changed | ({trigger} if trigger else set())
+        changed = self._changed | ({trigger} if trigger else set()) | ({event[0]} if event else set())
         self._changed = set()
         fragments = {self.fragment_of.get(w, "") for w in changed}
         if self.fragments and len(fragments) == 1 and (fragment := fragments.pop()):
@@ -252,30 +254,16 @@ class Session:
             w = cs.widget_states.widgets.add()
             w.id = trigger
             w.trigger_value = True
+        if event:
+            from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+            wid, name, value = event
+            w = cs.widget_states.widgets.add()
+            w.id = _make_trigger_id(wid, "events")
+            w.json_trigger_value = json.dumps([{"event": name, "value": value}])
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         return t0
-
-    async def _send_trigger(self, wid: str, value: object, *, event: str) -> None:
-        """A component's `setTriggerValue(event, value)`, as the browser sends it (the widget
-        states of the page, and the component's event aggregator with the one payload)."""
-        from streamlit.components.v2.bidi_component.main import _make_trigger_id
-
-        msg = BackMsg()
-        cs = msg.rerun_script
-        cs.page_script_hash = self.page_hash
-        cs.query_string = self.query
-        cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.path}"
-        if self.fragments and (fragment := self.fragment_of.get(wid)):
-            cs.fragment_id = fragment
-        for other, (fld, v) in self.values.items():
-            w = cs.widget_states.widgets.add()
-            w.id = other
-            setattr(w, fld, v)
-        w = cs.widget_states.widgets.add()
-        w.id = _make_trigger_id(wid, "events")
-        w.json_trigger_value = json.dumps([{"event": event, "value": value}])
-        await self.ws.send(msg.SerializeToString())
 
     async def _until_finished(self, t0: float, timeout: float, *, element=None) -> Rerun:
         out = Rerun(0.0, 0)
@@ -318,12 +306,11 @@ class Session:
                 status = ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished)
                 if status != "FINISHED_EARLY_FOR_RERUN":
                     out.seconds = time.perf_counter() - t0
-                    out.runs += 1
                     out.first_seconds = out.first_seconds or out.seconds
                     if rest is None:
                         return out
                     # as the page's script does once the counts are painted: ask for the rest
-                    await self._send_trigger(*rest, event="drawn")
+                    await self._send(None, event=(rest[0], "drawn", rest[1]))
                     rest = None
 
 
