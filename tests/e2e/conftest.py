@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -58,6 +59,47 @@ def _healthy(url: str) -> bool:
         return False
 
 
+SERVER_PIDS: dict[str, int] = {}  # a running server's URL -> its process id
+
+
+def _children() -> dict[int, list[int]]:
+    """Every process's children, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            pid, rest = stat.read_text().split(" (", 1)
+            children.setdefault(int(rest.rsplit(") ", 1)[1].split()[1]), []).append(int(pid))
+    return children
+
+
+def pool_workers(server_url: str) -> list[int]:
+    """The app server's job-pool workers: its forkserver's children (or, started by spawn, its
+    own children running multiprocessing's spawn_main); never the forkserver or resource tracker."""
+    children = _children()
+    workers = []
+    for child in children.get(SERVER_PIDS[server_url], []):
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                workers.append(child)
+        workers.extend(children.get(child, []))
+    return workers
+
+
+@contextlib.contextmanager
+def frozen(pids: list[int]) -> Iterator[None]:
+    """Stop the processes `pids` (SIGSTOP) for the block, then let them go on: a test holds a
+    worker's job so that it cannot end before the test has acted on it."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+
 @contextlib.contextmanager
 def streamlit_server(script: Path = ROOT / "streamlit_app.py") -> Iterator[str]:
     """`streamlit run streamlit_app.py` (or `script`) on a free localhost port; yields its URL once healthy."""
@@ -78,8 +120,10 @@ def streamlit_server(script: Path = ROOT / "streamlit_app.py") -> Iterator[str]:
                 log.seek(0)
                 pytest.fail(f"streamlit did not start:\n{log.read()[-3000:]}")
             time.sleep(0.1)
+        SERVER_PIDS[url] = proc.pid
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import frozen, pool_workers
 from tokenizer_core import chunk_text
 from tokenizer_core.chunking import load_chunk_sample
 
@@ -79,15 +80,18 @@ def test_a_one_megabyte_document_renders_a_window_of_chunks(app_page):
     assert not app_page.exceptions()
 
 
-def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, tmp_path):
+def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, server_url, tmp_path):
     """A document over the in-process limit is chunked in a worker process: a progress bar and a
-    Cancel button while it runs; after Cancel the text is still there and "Chunking again" works."""
+    Cancel button while it runs; after Cancel the text is still there and "Chunking again" works.
+
+    The test holds the pool's workers (SIGSTOP) from the moment the progress shows until the
+    cancel has ended the job, so the chunking cannot finish between the button showing and the
+    click; a worker that does not answer a cancel is killed by the pool after a few seconds.
+    """
     from bench.corpus import english_prose
 
     app_page.goto("chunks")
     doc = tmp_path / "big.md"
-    # 6 MB: several seconds of chunking even in a warm worker, so the progress bar is still there
-    # when the test looks (1.5 MB could finish between the Cancel button showing and the check)
     doc.write_text(english_prose(6_000_000)[:6_000_000], encoding="utf-8")
     app_page.main.get_by_test_id("stSelectbox").filter(has_text="Tokenizer").first.click()
     app_page.run(lambda: app_page.page.get_by_role("option", name="DeepSeek V4").first.click())
@@ -96,10 +100,13 @@ def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, tmp_path)
     # The job's progress bar first: while the file is still uploading, the uploader has a Cancel
     # button of its own, which is not the one this test is about.
     expect(app_page.main.get_by_test_id("stProgress")).to_be_visible(timeout=120_000)
-    cancel = app_page.main.locator("[class*='_cancel']").get_by_role("button", name="Cancel")
-    expect(cancel).to_be_visible()
-    cancel.click()
-    expect(app_page.main.get_by_text("Chunking cancelled.", exact=False)).to_be_visible(timeout=60_000)
+    workers = pool_workers(server_url)
+    assert workers, "the app server has no pool workers"
+    with frozen(workers):
+        cancel = app_page.main.locator("[class*='_cancel']").get_by_role("button", name="Cancel")
+        expect(cancel).to_be_visible()
+        cancel.click()
+        expect(app_page.main.get_by_text("Chunking cancelled.", exact=False)).to_be_visible(timeout=60_000)
     app_page.settle()
     assert (
         app_page.main.get_by_test_id("stTextArea")
