@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, chain
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 
 from .segments import Segment
 
@@ -58,39 +59,50 @@ def _hex(data: bytes) -> str:
 
 def _pane(pane: TokenPane, text: str, base: int) -> dict:
     segs = pane.segments
-    # Column by column, each in one pass (a 10 KB text has ~2,500 segments per tokenizer, and
-    # this runs on every keystroke).
+    # Column by column, each in one pass that runs in C (a 10 KB text has ~2,500 segments per
+    # tokenizer, and this runs on every keystroke); a Python loop only where a column has entries.
     pieces = list(map(_TEXT, segs))
     lens = list(map(len, pieces))
     groups = list(map(_IDS, segs))
+    sizes = list(map(len, groups))
+    starts = list(map(_START, segs))
     ids = list(chain.from_iterable(groups))
+    joined = "".join(pieces)
     first = segs[0].start - base if segs else 0
     regular = (
         0 <= first <= len(text)
-        and list(map(_START, segs)) == list(accumulate(lens[:-1], initial=segs[0].start) if segs else [])
-        and text[first : first + sum(lens)] == "".join(pieces)
+        and starts == list(accumulate(lens[:-1], initial=segs[0].start) if segs else [])
+        and text[first : first + len(joined)] == joined
     )
     out: dict = {"title": pane.title, "at": first if regular else 0, "len": lens, "ids": ids}
     if pane.note:
         out["note"] = pane.note
     if pane.caption:
         out["caption"] = pane.caption
-    if counts := [x for i, g in enumerate(groups) if len(g) != 1 for x in (i, len(g))]:
-        out["n"] = counts
-    if special := [i for i, sp in enumerate(map(_SPECIAL, segs)) if sp]:
-        out["sp"] = special
-    if pane.marked:
-        marked = pane.marked
-        at = [i for i, start in enumerate(map(_START, segs)) if start in marked]
+    if sizes.count(1) != len(sizes):
+        out["n"] = [x for i, n in enumerate(sizes) if n != 1 for x in (i, n)]
+    if any(special := list(map(_SPECIAL, segs))):
+        out["sp"] = [i for i, sp in enumerate(special) if sp]
+    if pane.marked:  # offsets where a piece starts (`starts` is ascending)
+        at = [
+            i for m in sorted(pane.marked) if (i := bisect_left(starts, m)) < len(starts) and starts[i] == m
+        ]
         if at:
             out["mk"] = [b - a for a, b in zip([0, *at], at)]
-    hexes = {
-        str(i): _hex(data)
-        for i, (data, piece, g) in enumerate(zip(map(_DATA, segs), pieces, groups))
-        if g and data != piece.encode("utf-8", "surrogatepass")
-    }
-    if hexes:
-        out["hex"] = hexes
+    datas = list(map(_DATA, segs))
+    # Each piece's bytes are its text's UTF-8 when all of them joined are and each has as many
+    # bytes as its text has UTF-8 bytes (ASCII text: as many as characters).
+    same = b"".join(datas) == joined.encode("utf-8", "surrogatepass") and (
+        list(map(len, datas)) == lens if joined.isascii() else list(map(_UTF8, pieces)) == datas
+    )
+    if not same:  # some token bytes are not their piece's text
+        hexes = {
+            str(i): _hex(data)
+            for i, (data, piece, n) in enumerate(zip(datas, pieces, sizes))
+            if n and data != piece.encode("utf-8", "surrogatepass")
+        }
+        if hexes:
+            out["hex"] = hexes
     if not regular:
         out["text"] = "".join(pieces)
         out["base"] = segs[0].start if segs else base
@@ -98,6 +110,7 @@ def _pane(pane: TokenPane, text: str, base: int) -> dict:
 
 
 _START, _IDS, _TEXT, _DATA, _SPECIAL = (itemgetter(i) for i in (0, 2, 3, 4, 5))  # Segment's fields
+_UTF8 = methodcaller("encode", "utf-8", "surrogatepass")
 
 
 def token_view_data(
