@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, CountRow, Tokenizer
+from tokenizer_core import BUILTINS, Tokenizer
 from tokenizer_core.workspace.models import Choice, TokenizerGroup
 from ui.failures import guarded
 from ui.fast_first import ask_for_rest, rest_drawn, whole_run
@@ -12,15 +12,19 @@ from ui.models import groups_for, model_select
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable
 from ui.workspace.about import about_tokenizers
-from ui.workspace.costs import cost_section
+from ui.workspace.costs import COST_TABLE, cost_section
 from ui.workspace.counts import context_window_input, counts_table
 from ui.workspace.file import current_workspace, workspace_file_section
 from ui.workspace.first_view import end_first_view, first_view, hold
 from ui.workspace.prompt import (
+    WORKSPACE,
+    PromptNow,
     chat_request,
     chat_tokens,
     prompt_mode,
+    prompt_now,
     prompt_version,
+    set_prompt_now,
     text_box,
     text_controls,
     text_counts,
@@ -30,64 +34,86 @@ from ui.workspace.share import apply_share_link, forget_link_warnings, link_warn
 from ui.workspace.token_views import token_views
 from ui.workspace.versions import versions, versions_section
 
+VIEWS, SECTIONS = "counter_views", "counter_sections"  # fragments of the rest (ui/fast_first.py)
+
 
 @st.fragment(key="counter_prompt")
 @guarded
 def live_counts(
-    choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int
-) -> tuple[str, bool, list[Tokenizer], list[CountRow] | None]:
+    choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int, rest: list[str]
+) -> PromptNow:
     """The text box and its counts: a fragment inside the workspace's, which typing reruns alone
     so that the counts follow at Streamlit's own pace; once they are on screen the browser asks
-    for the rest (ui/fast_first.py). The text, how special tokens count, the tokenizers that
-    counted it and their rows."""
+    for the parts of the `rest` that show an older text (ui/fast_first.py)."""
     text, allow_special = text_box()
     toks, counts = text_counts(text, choices, groups, toks, window, allow_special=allow_special)
-    ask_for_rest("counter", (text, allow_special), rest="counter_workspace")
-    return text, allow_special, toks, counts
+    now = set_prompt_now(
+        PromptNow("text", text, allow_special, toks, counts, tokens=text_tokens(counts or [], choices))
+    )
+    ask_for_rest("counter", now.shows, rest=rest)
+    return now
 
 
-@st.fragment(key="counter_workspace")
+@st.fragment(key=VIEWS)
+@guarded
+def text_views() -> None:
+    """The counts table and chart, and the token views, of the text as last counted."""
+    now = prompt_now()
+    if now.counts is not None:
+        counts_table(now.counts)
+        token_views(now.text, now.toks, now.allow_special, rerun=[VIEWS, SECTIONS])
+    rest_drawn("counter", VIEWS, now.shows)
+
+
+@st.fragment(key=SECTIONS)
+@guarded
+def prompt_sections(choices: list[Choice], toks: dict[str, Tokenizer], window: int) -> None:
+    """Versions, the workspace file and the share link, of the prompt as last drawn."""
+    now = prompt_now()
+    current = prompt_version(now.mode, now.text, now.messages)
+    versions_section(current, choices, toks)
+    workspace_file_section(current_workspace(choices, now.mode, now.text, now.messages))
+    share_section(
+        [c.id for c in choices], now.text, window, mode=now.mode, messages=now.messages,
+        tools=current.tools, versions=[v.to_json() for v in versions()],
+    )  # fmt: skip
+    if now.mode == "text":
+        rest_drawn("counter", SECTIONS, now.shows)
+
+
+@st.fragment(key=WORKSPACE)
 @guarded  # a fragment's rerun does not pass through the page's handler
 def workspace(
     choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int
 ) -> None:
     """Everything that depends on the prompt. A fragment: editing the chat and the sections
     below rerun only this (not the title, the model picker, the sidebar); typing in the text box
-    reruns the box and its counts first (`live_counts`), then this. The model picker and the
-    context window are outside: changing them reruns the whole page, which calls this with the
-    new values."""
+    reruns the box and its counts first (`live_counts`), then only the parts that show the text
+    (`text_views`, the cost table, `prompt_sections`). The model picker and the context window
+    are outside: changing them reruns the whole page, which calls this with the new values."""
     if st.session_state.pop("counter_full_rerun", False):
         st.rerun()  # a workspace file chose other models: the picker above must show them
     by_id = {t.id: t for t in toks}
     mode = prompt_mode()
-    text, messages = st.session_state.get("counter_text", ""), []
+    costs = any(c.model for c in choices)
     with whole_run("counter"):
         if mode == "chat":
             messages, rows = chat_request(choices, by_id, window)
             hold("counter")  # a first view: the rest once the browser shows this
-            tokens = chat_tokens(rows, choices)
+            text = st.session_state.get("counter_text", "")  # kept in the link and the file
+            set_prompt_now(
+                PromptNow("chat", text, toks=toks, messages=messages, tokens=chat_tokens(rows, choices))
+            )
         else:
             text_controls()
-            if (prompt := live_counts(choices, groups, toks, window)) is None:
+            rest = [VIEWS, *([COST_TABLE] if costs else []), SECTIONS]
+            if live_counts(choices, groups, toks, window, rest) is None:
                 return  # it failed, and says so
-            text, allow_special, toks, counts = prompt
             hold("counter")  # a first view: the rest once the browser shows the counts
-            if counts is not None:
-                counts_table(counts)
-                token_views(text, toks, allow_special)
-            tokens = text_tokens(counts or [], choices)
-
-        if any(c.model for c in choices):
-            cost_section(tokens, choices, window=window, tokenizer_names={t.id: t.info.name for t in toks})
-        current = prompt_version(mode, text, messages)
-        versions_section(current, choices, by_id)
-        workspace_file_section(current_workspace(choices, mode, text, messages))
-        share_section(
-            [c.id for c in choices], text, window, mode=mode, messages=messages,
-            tools=current.tools, versions=[v.to_json() for v in versions()],
-        )  # fmt: skip
-        if mode == "text":
-            rest_drawn("counter", (text, allow_special))
+            text_views()
+        if costs:
+            cost_section(choices, window=window)
+        prompt_sections(choices, by_id, window)
 
 
 warnings = apply_share_link()

@@ -38,27 +38,63 @@ def _runs(page) -> list[list[str]]:
     return runs
 
 
-def test_typing_reruns_the_counts_alone_then_the_rest(app_page):
-    runs = _runs(app_page.page)
-    app_page.goto()
-    box = app_page.main.locator("textarea.tw-live-box")
-    text = "A text about a zebracorn, typed into the box."
+def _o200k(app):
+    return app.main.get_by_test_id("stMetric").filter(has_text="o200k").get_by_test_id("stMetricValue")
+
+
+def _type(app, text: str):
+    """Type `text` into the box (sent after its pause) and wait for its count and the rest."""
+    box = app.main.locator("textarea.tw-live-box")
+    box.fill(text)
     want = f"{builtin('o200k_base').count(text):,}"
-    del runs[:]
-    box.fill(text)  # sent after the box's pause, as when typing
-    metric = app_page.main.get_by_test_id("stMetric").filter(has_text="o200k").get_by_test_id("stMetricValue")
-    metric.wait_for()
-    app_page.page.wait_for_function(
+    app.page.wait_for_function(
         "(want) => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(m => m.innerText.trim() === want)",
         arg=want,
     )
-    app_page.settle()
+    app.settle()
+    return box
+
+
+def test_typing_reruns_the_counts_alone_then_the_rest(app_page):
+    runs = _runs(app_page.page)
+    app_page.goto()
+    text = "A text about a zebracorn, typed into the box."
+    del runs[:]
+    _type(app_page, text)  # sent after the box's pause, as when typing
     drawn = [r for r in runs if len(r) > 1]  # a run that stops for a rerun from a callback draws nothing
     # first the box and its counts, nothing else: no table, chart, token view or cost table ...
     assert "metric" in drawn[0] and "tw_live_text" in drawn[0], drawn
     assert not {"dataframe", "vega_lite_chart", "tw_token_view", "arrow_data_editor"} & set(drawn[0])
-    # ... then, asked by the page once they were shown, everything
-    assert "tw_token_view" in drawn[-1] and "vega_lite_chart" in drawn[-1], drawn
+    # ... then, asked by the page once they were shown, the parts that show the text: the table
+    # and chart, the token views, the cost table, versions, file and link; not the box again,
+    # nor the cost inputs and the price editor between them (the text changes nothing there)
+    rest = drawn[-1]
+    assert "tw_token_view" in rest and "vega_lite_chart" in rest and "tw_link_box" in rest, drawn
+    assert "tw_live_text" not in rest and "number_input" not in rest, drawn
+    assert rest.count("dataframe") == 2, drawn  # the counts and the costs; the price editor is one more
+    editor = app_page.main.get_by_test_id("stExpander").filter(has_text="Prices: the source's")
+    assert editor.get_by_test_id("stDataFrame").count() == 1  # still on the page
     assert app_page.page.evaluate("() => document.body.dataset.twRestPending") is None
     assert text in app_page.page.locator(".tw-tokens").first.inner_text().replace("\n", "")
+    assert not app_page.exceptions()
+
+
+def test_what_the_parts_of_the_rest_change_reaches_the_rest_of_the_page(app_page):
+    """The parts of the rest are fragments of their own: a version loaded from one of them still
+    puts its text in the box above, with its counts and views; the view choices, drawn in one,
+    still reach the share link, drawn in another."""
+    app_page.goto()
+    first, second = "Where is my order?", "A much longer text about where my order might be by now."
+    box = _type(app_page, first)
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Save the prompt as a version").click())
+    _type(app_page, second)
+    link = app_page.main.locator("input.tw-link-text")
+    app_page.main.get_by_text("Share this view").click()
+    assert "ws=0" in link.input_value()
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Load into the editor").click())
+    assert box.input_value() == first
+    assert _o200k(app_page).inner_text().strip() == f"{builtin('o200k_base').count(first):,}"
+    assert app_page.page.locator(".tw-tokens").first.inner_text().replace("\n", "") == first
+    app_page.run(lambda: app_page.main.get_by_text("Show whitespace", exact=True).click())
+    assert "ws=1" in link.input_value()
     assert not app_page.exceptions()

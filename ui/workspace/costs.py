@@ -7,11 +7,15 @@ import streamlit as st
 
 from tokenizer_core.pricing.rates import money_text
 from tokenizer_core.pricing.source import RATE_OPTIONS
+from tokenizer_core.pricing.table import PriceTable
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.model_prices import window_for
 from tokenizer_core.workspace.models import Choice
 
+from ..failures import guarded
+from ..fast_first import rest_drawn
 from ..prices import price_editor, prices_for, rate_control, show_price_notes
+from .prompt import prompt_now
 
 ENTERED = "counter_entered_"  # + choice id: a count the user typed for a model nothing here counts
 
@@ -85,9 +89,12 @@ def cost_rows(
     return rows
 
 
-def cost_section(
-    tokens: dict[str, int], choices: list[Choice], *, window: int, tokenizer_names: dict[str, str]
-) -> None:
+COST_TABLE = "counter_costs"  # the cost table's fragment
+
+
+def cost_section(choices: list[Choice], *, window: int) -> None:
+    """The cost inputs, the cost table (a fragment: typing reruns it alone, see ui/fast_first.py),
+    the price editor and the notes on the prices."""
     st.subheader("Cost per request")
     models = [c.model for c in choices if c.model is not None]
     if not models:
@@ -105,8 +112,28 @@ def cost_section(
     n = int(c3.number_input("Number of requests", min_value=1, max_value=10**12, value=1_000, step=1_000,
                             key="counter_requests"))  # fmt: skip
     rate_control("counter_price_rate", models)
-    rows = cost_rows(tokens, choices, output_tokens=out, requests=n, cached_tokens=cached, window=window,
-                     tokenizer_names=tokenizer_names, entered=entered)  # fmt: skip
+    table = prices_for(models)
+    cost_table(
+        choices, table, output_tokens=out, cached_tokens=cached, requests=n, window=window, entered=entered
+    )
+    with st.expander("Prices: the source's, and yours (edit any price here; one table for every page)",
+                     icon=":material/sell:", expanded=True):  # fmt: skip
+        price_editor(table, key="counter_prices_editor")
+    show_price_notes(table)
+
+
+@st.fragment(key=COST_TABLE)
+@guarded
+def cost_table(
+    choices: list[Choice], table: PriceTable, *, output_tokens: int, cached_tokens: int, requests: int,
+    window: int, entered: dict[str, int],
+) -> None:  # fmt: skip
+    """The cost of the prompt as last drawn (`prompt_now`), per chosen model, and why a model has
+    none. Its arguments change only in a run of the whole workspace."""
+    now = prompt_now()
+    n = requests
+    rows = cost_rows(now.tokens, choices, output_tokens=output_tokens, requests=n, cached_tokens=cached_tokens,
+                     window=window, tokenizer_names={t.id: t.info.name for t in now.toks}, entered=entered)  # fmt: skip
     priced = {r.pop("choice") for r in rows}
     if rows:
         money = st.column_config.NumberColumn(format="$%.6f")
@@ -125,7 +152,6 @@ def cost_section(
                                                                "and the chat table show it)"),
             },
         )  # fmt: skip
-    table = prices_for(models)
     unpriced = [c.name for c in choices if c.model and c.id not in priced]
     no_price = {p.model for p in table.prices if not p.priced}
     if missing := [m for m in unpriced if m in no_price]:
@@ -145,7 +171,5 @@ def cost_section(
             escape_markdown(", ".join(no_format)) + ": no chat format known, so the request is not counted "
             "for it (the Text prompt counts a text alone)."
         )
-    with st.expander("Prices: the source's, and yours (edit any price here; one table for every page)",
-                     icon=":material/sell:", expanded=True):  # fmt: skip
-        price_editor(table, key="counter_prices_editor")
-    show_price_notes(table)
+    if now.mode == "text":
+        rest_drawn("counter", COST_TABLE, now.shows)

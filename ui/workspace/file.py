@@ -11,10 +11,12 @@ from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_worksp
 from tokenizer_core.workspace.models import Choice
 
 from ..failures import guarded_callback
+from ..fast_first import rerun_parts
 from ..messages import clear_message, leave_message, show_message
 from ..models import known_choice_ids
 from ..prices import RATE, current_rate, price_edits, set_price_edits
 from .chat_editor import set_messages
+from .prompt import WORKSPACE
 from .versions import set_versions, versions
 
 WS_EXPANDER = "counter_ws_expander"
@@ -51,6 +53,7 @@ def _on_workspace_file() -> None:
     for note in notes:
         text = escape_markdown(f"{file.name}: {note}")
         leave_message(FILE_MESSAGE, text, kind="warning", icon=":material/data_object:", add=True)
+    rerun_parts(WORKSPACE)  # the prompt and the prices are above this section's fragment
 
 
 def current_workspace(choices: list[Choice], mode: str, text: str, messages: list[Message]) -> Workspace:

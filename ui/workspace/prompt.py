@@ -3,6 +3,8 @@ in it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import streamlit as st
 
 from tokenizer_core import CountRow, Tokenizer
@@ -24,6 +26,38 @@ SAMPLES = {
     "JSON order": lambda: load_sample("json"),
 }
 PROMPT_MODES = {"text": "Text", "chat": "Chat request"}
+WORKSPACE = "counter_workspace"  # the fragment that draws the workspace (app_pages/workspace.py)
+NOW = "counter_prompt_now"  # this session's PromptNow
+
+
+@dataclass(frozen=True)
+class PromptNow:
+    """What the prompt part of the page last drew, for the parts below it: they are fragments
+    that rerun on their own (after a keystroke, or for a widget of theirs) and read it here."""
+
+    mode: str = "text"
+    text: str = ""
+    allow_special: bool = False
+    toks: list[Tokenizer] = field(default_factory=list)  # those that counted it
+    counts: list[CountRow] | None = None  # text mode: the count rows
+    messages: list[Message] = field(default_factory=list)  # chat mode
+    tokens: dict[str, int] = field(default_factory=dict)  # each chosen model's, by choice id
+
+    @property
+    def shows(self) -> tuple[str, bool]:
+        """What the rest of the page depends on that typing changes."""
+        return self.text, self.allow_special
+
+
+def set_prompt_now(now: PromptNow) -> PromptNow:
+    st.session_state[NOW] = now
+    return now
+
+
+def prompt_now() -> PromptNow:
+    """The prompt as last drawn (an empty text before the first run drew it)."""
+    now = st.session_state.get(NOW)
+    return now if isinstance(now, PromptNow) else PromptNow()
 
 
 def prompt_mode() -> str:

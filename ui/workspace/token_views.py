@@ -10,6 +10,7 @@ from tokenizer_core.bpe import plural
 from tokenizer_core.tokenizers import TokenPane, legend_html, token_count, unshared_boundaries, view_windows
 
 from ..failures import show_failure
+from ..fast_first import rerun_parts
 from ..token_view import token_view
 from .counts import view_segments
 
@@ -18,15 +19,18 @@ MAX_SPANS = 6_000  # segments drawn per tokenizer and page
 VIEW_LABELS = {"text": "Text", "ids": "Token IDs", "hide": "Hide"}
 
 
-def token_views(text: str, toks: list[Tokenizer], allow_special: bool) -> None:
+def token_views(text: str, toks: list[Tokenizer], allow_special: bool, *, rerun: list[str]) -> None:
+    """The views, drawn in a fragment; choosing the view or whitespace reruns the fragments
+    `rerun` (that one, and the one whose share link keeps them)."""
     st.subheader("How each tokenizer cuts the text")
+    again = {"on_change": rerun_parts, "args": (rerun,)}
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     with c1:
         st.session_state.setdefault("counter_view", "text")
         mode = st.segmented_control(
-            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view",
+            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view", **again,
         ) or "text"  # fmt: skip
-    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
+    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵", **again)
     diff = c3.toggle(
         "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
         help="A red bar marks a token boundary that not every tokenizer shown has.",

@@ -17,8 +17,10 @@ from tokenizer_core.workspace.models import Choice
 from tokenizer_core.workspace.versions import PromptVersion, version_tokens
 
 from ..failures import show_failure
+from ..fast_first import rerun_parts
 from ..prices import prices_for
 from .chat_editor import set_messages
+from .prompt import WORKSPACE
 
 VERSIONS = "counter_versions"  # list of PromptVersion (checked), this session
 PRICE_COLUMN = "Input $ difference per 1,000 requests"
@@ -50,6 +52,7 @@ def _load_into_editor(pv: PromptVersion) -> None:
     else:
         set_messages("counter_chat", list(pv.messages))
         st.session_state["counter_chat_tools"] = pv.tools
+    rerun_parts(WORKSPACE)  # the editor is above this section's fragment
 
 
 def _remove(i: int) -> None:
