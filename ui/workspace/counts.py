@@ -125,12 +125,15 @@ def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[Toke
     for i, (row, tok) in enumerate(zip(rows, toks)):
         with cols[i % len(cols)]:
             cpt = f"{row.chars_per_token:.2f} chars/token" if row.chars_per_token else "no tokens"
+            picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
+            # the models under the count: the metric's own grey line, not an element more (each
+            # element a keystroke's run sends costs the browser a redraw of the page)
             st.metric(
                 escape_markdown(row.tokenizer), f"{row.tokens:,}",
+                delta=escape_markdown(", ".join(picked or tok.info.models) or tok.info.family),
+                delta_color="gray", delta_arrow="off",
                 help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
             )  # fmt: skip
-            picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
-            st.caption(escape_markdown(", ".join(picked or tok.info.models) or tok.info.family))
     if note := shared_tokenizer_note(groups, tokenizer_names={t.id: t.info.name for t in toks}):
         st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
     for rule in rule_notes([c for g in groups for c in g.choices]):  # e.g. Gemini: what is counted
