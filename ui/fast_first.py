@@ -104,7 +104,7 @@ def ask_for_rest(key: str, shows: Hashable, *, rest: Sequence[str]) -> None:
     _signal(
         key=f"{key}_rest_signal",
         data={"name": key, "token": uuid.uuid4().hex if behind else None, "parts": behind},
-        on_drawn_change=lambda: rerun_parts(behind or list(rest)),
+        on_drawn_change=lambda: rerun_parts(behind),  # fires only with a token: `behind` has parts
     )
 
 

@@ -131,8 +131,7 @@ def cost_table(
     """The cost of the prompt as last drawn (`prompt_now`), per chosen model, and why a model has
     none. Its arguments change only in a run of the whole workspace."""
     now = prompt_now()
-    n = requests
-    rows = cost_rows(now.tokens, choices, output_tokens=output_tokens, requests=n, cached_tokens=cached_tokens,
+    rows = cost_rows(now.tokens, choices, output_tokens=output_tokens, requests=requests, cached_tokens=cached_tokens,
                      window=window, tokenizer_names={t.id: t.info.name for t in now.toks}, entered=entered)  # fmt: skip
     priced = {r.pop("choice") for r in rows}
     if rows:
@@ -143,7 +142,7 @@ def cost_table(
                 "$/1M in / out": st.column_config.TextColumn(
                     help="US dollars per million input / output tokens that this request pays (its tier, its rate)"
                 ),
-                "Per request $": money, f"Per {n:,} requests $": st.column_config.NumberColumn(format="$%.2f"),
+                "Per request $": money, f"Per {requests:,} requests $": st.column_config.NumberColumn(format="$%.2f"),
                 "Model": st.column_config.TextColumn(pinned=True),
                 "Input tokens": st.column_config.NumberColumn(format="localized"),
                 "Note": st.column_config.TextColumn(width="medium"),
