@@ -13,7 +13,7 @@ from ui.state import get_tokenizers
 from ui.widgets import show_unavailable
 from ui.workspace.about import about_tokenizers
 from ui.workspace.costs import COST_TABLE, cost_section
-from ui.workspace.counts import context_window_input, counts_table
+from ui.workspace.counts import context_window_input, count_notes, counts_table
 from ui.workspace.file import current_workspace, workspace_file_section
 from ui.workspace.first_view import end_first_view, first_view, hold
 from ui.workspace.prompt import (
@@ -25,6 +25,7 @@ from ui.workspace.prompt import (
     prompt_now,
     prompt_version,
     set_prompt_now,
+    special_toggle,
     text_box,
     text_controls,
     text_counts,
@@ -109,6 +110,8 @@ def workspace(
             rest = [VIEWS, *([COST_TABLE] if costs else []), SECTIONS]
             if live_counts(choices, groups, toks, window, rest) is None:
                 return  # it failed, and says so
+            count_notes(groups, toks)
+            special_toggle()
             hold("counter")  # a first view: the rest once the browser shows the counts
             text_views()
         if costs:

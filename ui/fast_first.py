@@ -30,12 +30,23 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 # Fires once per request token, after the next paint (two animation frames: the counts drawn by
-# this run are on screen by then). Until each part asked for says it is drawn (or a run of the
-# whole redraws the request, with no token), the page says the rest is on its way:
-# <body data-tw-rest-pending="..."> (tests and benchmarks wait on it).
+# this run are on screen by then) and once REST_PAUSE_MS have passed since text was last typed
+# on the page: while the user types, the counts alone follow each keystroke, and the browser is
+# not busy drawing the rest when the next one comes (that drawing takes ~0.3 s:
+# docs/benchmarks.md); a change that is not typed (a button, a toggle) is not held back. Until
+# each part asked for says it is drawn (or a run of the whole redraws the request, with no
+# token), the page says the rest is on its way: <body data-tw-rest-pending="..."> (tests and
+# benchmarks wait on it).
+REST_PAUSE_MS = 1000
 _JS = """
+const PAUSE_MS = __PAUSE_MS__;
 const asked = new Map();  // per tab: the last request each page's signal sent
 const pending = new Map();  // per tab: the parts each page still waits for
+const waiting = new Map();  // per tab: each page's timer for its last request
+if (window.__twTyped === undefined) {  // once per tab: when text was last typed on the page
+  window.__twTyped = -Infinity;  // (input events cross the components' shadow roots)
+  document.addEventListener("input", () => { window.__twTyped = performance.now(); }, true);
+}
 function show(name) {
   const body = document.body;
   if (pending.get(name)?.size) body.dataset.twRestPending = name;
@@ -47,7 +58,8 @@ export default function ({ data, setTriggerValue }) {
     show(data.name);
     return;
   }
-  if (!data.token) {
+  if (!data.token) {  // a run of the whole page: nothing to ask for
+    clearTimeout(waiting.get(data.name));
     pending.delete(data.name);
     show(data.name);
     return;
@@ -56,15 +68,22 @@ export default function ({ data, setTriggerValue }) {
   asked.set(data.name, data.token);
   pending.set(data.name, new Set(data.parts));
   show(data.name);
+  clearTimeout(waiting.get(data.name));  // a newer request replaces the one waiting
   let shown = true;  // not once the page has gone (another page, a closed tab)
-  requestAnimationFrame(() => requestAnimationFrame(() => { if (shown) setTriggerValue("drawn", data.token); }));
+  const when = () => {  // the counts are on screen: once typing pauses
+    const left = window.__twTyped + PAUSE_MS - performance.now();
+    if (left > 0) waiting.set(data.name, setTimeout(when, left));
+    else if (shown) setTriggerValue("drawn", data.token);
+  };
+  requestAnimationFrame(() => requestAnimationFrame(when));
   return () => {
     shown = false;
+    clearTimeout(waiting.get(data.name));
     pending.delete(data.name);
     show(data.name);
   };
 }
-"""
+""".replace("__PAUSE_MS__", str(REST_PAUSE_MS))
 
 _signal = st.components.v2.component("tw_fast_first", html="<span hidden></span>", js=_JS)
 

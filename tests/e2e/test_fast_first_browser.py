@@ -98,3 +98,24 @@ def test_what_the_parts_of_the_rest_change_reaches_the_rest_of_the_page(app_page
     app_page.run(lambda: app_page.main.get_by_text("Show whitespace", exact=True).click())
     assert "ws=1" in link.input_value()
     assert not app_page.exceptions()
+
+
+def test_while_typing_the_counts_alone_follow_and_the_rest_waits_for_a_pause(app_page):
+    """Keys closer together than the pause (ui/fast_first.py REST_PAUSE_MS): each brings its
+    counts, the rest is drawn once typing stops, for the last text."""
+    runs = _runs(app_page.page)
+    app_page.goto()
+    box = _type(app_page, "Keys typed one by one")
+    del runs[:]
+    box.press("End")
+    box.press_sequentially(" and counted", delay=300)  # past the box's own pause, under the rest's
+    app_page.settle()
+    drawn = [r for r in runs if len(r) > 1]
+    counts = [r for r in drawn if "tw_live_text" in r]
+    views = [r for r in drawn if "tw_token_view" in r]
+    assert len(counts) >= 6, drawn  # a run per key or so: the counts followed the typing
+    assert len(views) < len(counts) / 2, drawn  # the rest was not drawn after each of them
+    text = "Keys typed one by one and counted"
+    assert _o200k(app_page).inner_text().strip() == f"{builtin('o200k_base').count(text):,}"
+    assert app_page.page.locator(".tw-tokens").first.inner_text().replace("\n", "") == text
+    assert not app_page.exceptions()

@@ -119,7 +119,7 @@ def context_window_input() -> int:
 
 
 def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
-    """One metric per tokenizer (models that share one are counted once), with their notes."""
+    """One metric per tokenizer (models that share one are counted once)."""
     by_tok = {g.tokenizer_id: g for g in groups}
     cols = st.columns(min(len(rows), 4))
     for i, (row, tok) in enumerate(zip(rows, toks)):
@@ -134,6 +134,11 @@ def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[Toke
                 delta_color="gray", delta_arrow="off",
                 help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
             )  # fmt: skip
+
+
+def count_notes(groups: list[TokenizerGroup], toks: list[Tokenizer]) -> None:
+    """What the chosen models' counts share and what they count, under the metrics. They depend
+    on the models alone: drawn by a run of the workspace, not by each keystroke's."""
     if note := shared_tokenizer_note(groups, tokenizer_names={t.id: t.info.name for t in toks}):
         st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")
     for rule in rule_notes([c for g in groups for c in g.choices]):  # e.g. Gemini: what is counted

@@ -77,14 +77,19 @@ def text_controls() -> None:
 
 def text_box() -> tuple[str, bool]:
     """The text (typed, uploaded or a sample), and whether text such as <|endoftext|> counts as
-    the special token."""
-    text = text_entry("counter", height=240, live=True)
+    the special token (`special_toggle`)."""
+    return text_entry("counter", height=240, live=True), bool(st.session_state.get("counter_special"))
+
+
+def special_toggle() -> None:
+    """Whether text such as <|endoftext|> counts as the special token. Under the counts and
+    outside their fragment: a keystroke's run does not draw it again, and flipping it reruns
+    the workspace (counts, views and costs all change)."""
     st.toggle(
         "Count special tokens as special", key="counter_special",
         help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
         "user content). On: it becomes the single special token the tokenizer reserves for it.",
     )  # fmt: skip
-    return text, bool(st.session_state.get("counter_special"))
 
 
 def text_counts(
