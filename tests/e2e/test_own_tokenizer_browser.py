@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.settings_driver import choose
 from tokenizer_core import load_builtin, tokenizer_from_tiktoken_bytes
 from tokenizer_core.tokenizers import registry
 
@@ -52,10 +53,8 @@ def test_gpt2s_own_file_gets_gpt2s_pattern_and_counts_as_gpt2(app_page):
 def test_another_pattern_for_a_known_file_is_warned_and_an_unknown_file_told(app_page, tmp_path):
     sidebar = _open_panel(app_page)
     _upload(app_page, sidebar, registry.DATA_DIR / "r50k_base.tiktoken")
-    _pattern_box(sidebar).click()
-    app_page.page.keyboard.type("o200k")  # the list opens on typing (a click only focuses it here)
-    option = app_page.page.get_by_role("option", name="o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5)")
-    app_page.run(lambda: option.click())
+    # waits for the option to be listed (it is re-drawn as the list opens) before clicking it
+    choose(app_page, "custom_tok_pattern", "o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5)")
     expect(_pattern_box(sidebar)).to_have_value("o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5)")
     expect(sidebar.get_by_test_id("stAlertContentWarning")).to_contain_text("counts will differ from its own")
     tiny = tmp_path / "tiny.tiktoken"
