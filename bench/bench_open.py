@@ -20,9 +20,9 @@ notes, on the page's own clock (0 = the navigation started):
 
 "first count / hello" is the figure to watch (goal: at most 1.3x). The watcher runs on the page's
 main thread at every change to the page, so both pages watch one part alike for it; --sections
-watches every part of the home page (about a dozen queries per change) and its times run later. Also printed: the app
-server's CPU time per tab (from /proc; steadier than wall time on a loaded machine), and the
-bytes each tab received (websocket, and HTTP with an empty cache). With --sections: when each part
+watches every part of the home page (about a dozen queries per change) and its times run later.
+Also printed: the app server's CPU time per tab (from /proc; steadier than wall time on a loaded
+machine), and the bytes each tab received (websocket, and HTTP with an empty cache). With --sections: when each part
 of the home page appears (median over the tabs), and a websocket client's view of a fresh
 session's first run: when the server sent each element, and its size.
 """
@@ -144,9 +144,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def watch_script(kind: str, *, sections: bool = False) -> str:
-    """The watcher for a tab of `kind`. It runs on the page's main thread at every DOM change, so
-    for the figure both pages watch one part alike (the first content); `sections` watches every
-    part of the home page (a dozen queries per change: that run's times are a little later)."""
+    """The watcher for a tab of `kind`: its first content only, or with `sections` every part of
+    the home page (see the module doc)."""
     want = (
         HELLO if kind == "hello" else SECTIONS if sections else [s for s in SECTIONS if s[0] == FIRST[kind]]
     )
