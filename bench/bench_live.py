@@ -10,9 +10,9 @@ then types one character at the end, 30 times. Each edit is timed inside the pag
 `keydown` event to the moment the first model's count shows the number expected for the new
 text (a MutationObserver; the expected number comes from the same tokenizer in this process).
 The time includes the box's pause before it sends (PAUSE_MS). Reference measured in the same
-run: the same box on a minimal Streamlit page that shows only the o200k_base count (written to
-a temporary folder), so "workspace / reference" is what the workspace page itself costs on a
-machine as loaded as it is. Goal: at 10 KB, within 1.15x of the reference (the box's pause and
+run: the same box on a minimal Streamlit page that shows only the o200k_base count, drawn as the
+workspace draws it (one count card; the page is written to a temporary folder), so "workspace /
+reference" is what the workspace page itself costs on a machine as loaded as it is. Goal: at 10 KB, within 1.15x of the reference (the box's pause and
 Streamlit's round trip are the floor). A keystroke reruns the box and its counts alone; the rest
 of the page follows once they are painted (ui/fast_first.py), after the time measured here.
 """
@@ -39,11 +39,11 @@ CHROMIUM_ARGS = [
 
 WATCH = """([label, want]) => { window.__twSeen = null;
   const resolve = (t) => { window.__twSeen = t; };
-  const find = () => [...document.querySelectorAll('[data-testid=stMetric]')]
-      .find(m => m.innerText.includes(label));
+  const find = () => [...document.querySelectorAll('.st-key-counter_counts [data-testid=stMarkdown]')]
+      .find(m => m.querySelector('p').innerText.trim() === label);
   const done = () => {
     const m = find();
-    const v = m && m.querySelector('[data-testid=stMetricValue]');
+    const v = m && m.querySelector('h3');
     if (v && v.innerText.trim() === want) { obs.disconnect(); resolve(performance.now()); return true; }
     return false;
   };
@@ -116,11 +116,13 @@ import sys
 sys.path.insert(0, {root!r})
 import streamlit as st
 from tokenizer_core import load_builtin
+from tokenizer_core.workspace.count_cards import COUNTS_KEY, CountCard, count_card_markdown
 from ui.live_text import live_text_area
 
 tok = st.cache_resource(lambda: load_builtin("o200k_base"))()
 text = live_text_area("ref_text", label="Text", live_limit=10**9)
-st.metric("o200k_base", f"{{tok.count(text):,}}")
+with st.container(horizontal=True, key=COUNTS_KEY):
+    st.markdown(count_card_markdown(CountCard("o200k_base", tok.count(text))), width="content")
 """
 
 

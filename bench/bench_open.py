@@ -14,7 +14,7 @@ servers in turn (the order reversed every round): each tab is a new browser cont
 HTTP cache as on a first visit, in Debian's Chromium. A script added to the page before it loads
 notes, on the page's own clock (0 = the navigation started):
 
-* first content: the app's first token count (a metric showing a number), hello's first heading
+* first content: the app's first token count (a count card showing a number), hello's first heading
   ("Welcome to Streamlit!"), each at the animation frame after it entered the page;
 * settled: the last change to the page before it stays still for a second with no run going.
 
@@ -57,7 +57,7 @@ SECTIONS = [
     ("title", "[data-testid=stMain] h1", "Prompt workspace"),
     ("model picker", "[data-testid=stMain] .stMultiSelect", None),
     ("text box", "textarea.tw-live-box", None),
-    ("first count", "[data-testid=stMetricValue]", ""),
+    ("first count", ".st-key-counter_counts h3", ""),
     ("count table", "[data-testid=stMain] [data-testid=stDataFrame] canvas", None),
     ("chart", "[data-testid=stVegaLiteChart] svg, [data-testid=stVegaLiteChart] canvas", None),
     ("token views", ".tw-tokens .t", None),

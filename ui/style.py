@@ -44,7 +44,15 @@ TABLE_CSS = """
 }
 """
 
+# The workspace's count cards (tokenizer_core/workspace/count_cards.py): the count is a Markdown
+# heading, for its size; not a link target, and close to its name.
+COUNT_CARDS_CSS = """
+.st-key-counter_counts h3 { padding: 0.1rem 0 0.25rem 0; }
+.st-key-counter_counts [data-testid="stHeaderActionElements"] { display: none; }
+.st-key-counter_counts [data-testid="stMarkdownContainer"] p { margin-bottom: 0; }
+"""
+
 
 def app_style() -> None:
     """Inject the app's CSS (a style-only `st.html` takes no space on the page)."""
-    st.html(f"<style>{MULTISELECT_CSS}{ICON_BUTTON_CSS}{TABLE_CSS}</style>")
+    st.html(f"<style>{MULTISELECT_CSS}{ICON_BUTTON_CSS}{TABLE_CSS}{COUNT_CARDS_CSS}</style>")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import builtin, token_views
+from tests.conftest import builtin, shown_counts, token_views
 from tests.picker_helpers import choose, picker_data
 from tokenizer_core import chunk_text, language_table
 from tokenizer_core.chunking import load_chunk_sample
@@ -21,7 +21,7 @@ def ok(at):
 
 
 def metrics(at) -> dict[str, str]:
-    return {m.label.replace("\\", ""): m.value for m in at.metric}
+    return shown_counts(at)
 
 
 def test_counter_counts_and_chat_formats(app):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import builtin
+from tests.conftest import builtin, shown_counts
 from tests.picker_helpers import choose
 from tokenizer_core import chunk_text, language_table
 from tokenizer_core.chunking import load_chunk_sample
@@ -29,7 +29,7 @@ def ok(at):
 
 
 def metrics(at) -> dict[str, str]:
-    return {m.label.replace("\\", ""): m.value for m in at.metric}
+    return shown_counts(at)
 
 
 def test_counter_counts_models_by_name_and_their_requests(app):

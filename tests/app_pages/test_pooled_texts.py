@@ -7,7 +7,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ENTRY, builtin
+from tests.conftest import ENTRY, builtin, shown_counts
 from tests.picker_helpers import choose
 from tokenizer_core import chunk_text, count_table
 from tokenizer_core.chunking import load_chunk_sample
@@ -30,7 +30,7 @@ def _app(monkeypatch, limit: str) -> AppTest:
 
 
 def _metrics(at) -> list[tuple[str, str]]:
-    return [(m.label, m.value) for m in at.metric]
+    return list(shown_counts(at).items())
 
 
 TEXT = "Tokens cost money. 東京 ☕ <|endoftext|> déjà vu\n\n" * 40

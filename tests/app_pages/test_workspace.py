@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ENTRY, builtin, token_views
+from tests.conftest import ENTRY, builtin, shown_counts, token_views
 from tests.picker_helpers import choose
 from tokenizer_core.tokenizers import load_sample
 from tokenizer_core.workspace import pack_text, unpack_text
@@ -12,7 +12,7 @@ from tokenizer_core.workspace import pack_text, unpack_text
 
 def metrics(at) -> dict[str, str]:
     """Metric label (markdown-escaped on the page, unescaped here) -> shown value."""
-    return {m.label.replace("\\", ""): m.value for m in at.metric}
+    return shown_counts(at)
 
 
 def set_text(at, text: str):
@@ -44,7 +44,7 @@ def test_choosing_tokenizers(app):
     assert not app.exception
     assert set(metrics(app)) == {"r50k_base (gpt2)", "Qwen 2.5 / 3", "Mistral Tekken"}
     choose(app, "counter_tokenizers", [])
-    assert not app.metric and any("at least one model or tokenizer" in i.value for i in app.info)
+    assert not metrics(app) and any("at least one model or tokenizer" in i.value for i in app.info)
 
 
 def test_empty_and_whitespace_text(app):

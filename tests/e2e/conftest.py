@@ -26,6 +26,12 @@ from tests.e2e.logcheck import SERVER_FLAGS, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# A count on a page: a card of the workspace's (tokenizer_core/workspace/count_cards.py) or a
+# metric (the other pages); inside one, its value and its label (take the first match: a
+# metric holds Markdown of its own).
+COUNT = ".st-key-counter_counts [data-testid=stMarkdown], [data-testid=stMetric]"
+COUNT_VALUE = "h3, [data-testid=stMetricValue]"
+COUNT_LABEL = "[data-testid=stMarkdownContainer] > p:first-child, [data-testid=stMetricLabel]"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",

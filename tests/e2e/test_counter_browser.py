@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT, COUNT_VALUE
 
 pytestmark = pytest.mark.e2e
 
@@ -19,8 +20,8 @@ def _type_text(app, text: str) -> None:
 
 
 def _metric(app, label: str) -> str:
-    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
-    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+    metric = app.page.locator(COUNT).filter(has_text=label).first
+    return metric.locator(COUNT_VALUE).inner_text().strip()
 
 
 def test_typing_updates_the_counts(app_page):

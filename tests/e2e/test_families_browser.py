@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT, COUNT_VALUE
 from tokenizer_core.workspace import count_chat, pack_text
 
 pytestmark = pytest.mark.e2e
@@ -14,8 +15,8 @@ TEXT = "Hi <think>plan</think> <img src=x onerror=alert(1)> 你好"
 
 
 def _metric(app, label: str) -> str:
-    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
-    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+    metric = app.page.locator(COUNT).filter(has_text=label).first
+    return metric.locator(COUNT_VALUE).inner_text().strip()
 
 
 def test_counter_with_the_new_families_and_their_chat_formats(app_page):

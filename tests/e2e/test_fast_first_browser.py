@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT, COUNT_VALUE
+from tokenizer_core.workspace.count_cards import read_count_card
 
 pytestmark = pytest.mark.e2e
 
@@ -26,9 +28,11 @@ def _runs(page) -> list[list[str]]:
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element" and runs:
             el = fm.delta.new_element
             name = el.WhichOneof("type") or ""
-            runs[-1].append(
-                el.bidi_component.component_name.rsplit(".", 1)[-1] if name == "bidi_component" else name
-            )
+            if name == "bidi_component":
+                name = el.bidi_component.component_name.rsplit(".", 1)[-1]
+            elif name == "markdown" and read_count_card(el.markdown.body):
+                name = "counts"
+            runs[-1].append(name)
 
     def attach(ws) -> None:
         if ws.url.endswith("/_stcore/stream"):
@@ -39,7 +43,7 @@ def _runs(page) -> list[list[str]]:
 
 
 def _o200k(app):
-    return app.main.get_by_test_id("stMetric").filter(has_text="o200k").get_by_test_id("stMetricValue")
+    return app.main.locator(COUNT).filter(has_text="o200k").locator(COUNT_VALUE)
 
 
 def _type(app, text: str):
@@ -48,7 +52,7 @@ def _type(app, text: str):
     box.fill(text)
     want = f"{builtin('o200k_base').count(text):,}"
     app.page.wait_for_function(
-        "(want) => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(m => m.innerText.trim() === want)",
+        "(want) => [...document.querySelectorAll('.st-key-counter_counts h3')].some(m => m.innerText.trim() === want)",
         arg=want,
     )
     app.settle()
@@ -63,7 +67,7 @@ def test_typing_reruns_the_counts_alone_then_the_rest(app_page):
     _type(app_page, text)  # sent after the box's pause, as when typing
     drawn = [r for r in runs if len(r) > 1]  # a run that stops for a rerun from a callback draws nothing
     # first the box and its counts, nothing else: no table, chart, token view or cost table ...
-    assert "metric" in drawn[0] and "tw_live_text" in drawn[0], drawn
+    assert "counts" in drawn[0] and "tw_live_text" in drawn[0], drawn
     assert not {"dataframe", "vega_lite_chart", "tw_token_view", "arrow_data_editor"} & set(drawn[0])
     # ... then, asked by the page once they were shown, the parts that show the text: the table
     # and chart, the token views, the cost table, versions, file and link; not the box again,

@@ -7,7 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT, COUNT_VALUE
 from tokenizer_core.tokenizers import load_sample
+from tokenizer_core.workspace.count_cards import read_count_card
 
 pytestmark = pytest.mark.e2e
 
@@ -30,6 +32,8 @@ def _record(page) -> list[tuple[str, str]]:
                 kind = el.WhichOneof("type") or ""
                 if kind == "bidi_component":
                     kind = el.bidi_component.component_name
+                elif kind == "markdown" and read_count_card(el.markdown.body):
+                    kind = "counts"
                 log.append(("got", kind))
 
     def sent(payload) -> None:
@@ -46,9 +50,9 @@ def _record(page) -> list[tuple[str, str]]:
 
 
 def _assert_counts_came_first(log: list[tuple[str, str]]) -> None:
-    """The metrics arrived before any later element, and the page asked for the rest in between."""
+    """The counts arrived before any later element, and the page asked for the rest in between."""
     kinds = [k for _, k in log]
-    first_metric = kinds.index("metric")
+    first_metric = kinds.index("counts")
     first_later = min(i for i, k in enumerate(kinds) if k in LATER | {"tw_token_view"})
     reruns = [i for i, (way, k) in enumerate(log) if way == "sent" and k == "rerun_script"]
     assert first_metric < first_later, kinds[: first_later + 1]
@@ -65,9 +69,7 @@ def test_a_fresh_tab_gets_the_counts_first_then_the_whole_page(app_page):
     expect(app_page.page.locator(".tw-tokens")).to_have_count(3)
     for label in ("Cost per request", "Prompt versions side by side", "About these tokenizers"):
         expect(app_page.main.get_by_text(label)).to_be_visible()
-    value = (
-        app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").get_by_test_id("stMetricValue")
-    )
+    value = app_page.page.locator(COUNT).filter(has_text="o200k_base").locator(COUNT_VALUE)
     assert value.inner_text().strip() == f"{builtin('o200k_base').count(text):,}"
     assert not app_page.exceptions()
     _assert_counts_came_first(log)
@@ -88,11 +90,7 @@ def test_a_fresh_tab_that_follows_a_share_link_shows_its_text_first(app_page, br
         log = _record(fresh.page)
         fresh.run(lambda: fresh.page.goto(url))
         expect(fresh.main.locator("textarea.tw-live-box")).to_have_value(text)
-        value = (
-            fresh.page.get_by_test_id("stMetric")
-            .filter(has_text="o200k_base")
-            .get_by_test_id("stMetricValue")
-        )
+        value = fresh.page.locator(COUNT).filter(has_text="o200k_base").locator(COUNT_VALUE)
         assert value.inner_text().strip() == f"{builtin('o200k_base').count(text):,}"
         expect(fresh.page.locator(".tw-tokens")).to_have_count(3)
         _assert_counts_came_first(log)

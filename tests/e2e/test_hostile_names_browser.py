@@ -12,6 +12,8 @@ import csv
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import COUNT, COUNT_LABEL
+
 pytestmark = pytest.mark.e2e
 
 HOSTILE = "ALICE-SECRET-BPE **bold** [x](https://evil.example)"
@@ -75,9 +77,9 @@ def test_hostile_names_are_literal_on_the_identifiers_and_languages_pages(app_pa
 
     _nav(app, "Code identifiers")
     _pick(app, "Tokenizers", "ALICE")
-    metric = app.main.get_by_test_id("stMetric").filter(has_text="ALICE").first
+    metric = app.main.locator(COUNT).filter(has_text="ALICE").first
     expect(metric).to_be_visible()
-    label = metric.get_by_test_id("stMetricLabel").inner_text().replace(WJ, "")
+    label = metric.locator(COUNT_LABEL).first.inner_text().replace(WJ, "")
     assert label.strip() == f"{HOSTILE} tokens"
     _no_markup_from_names(app)
 
@@ -90,8 +92,8 @@ def test_hostile_names_are_literal_on_the_identifiers_and_languages_pages(app_pa
     app.run(lambda: uploader.set_input_files(str(csv_file)))
     _pick(app, "Tokenizers", "ALICE")
     _choose(app, "Base language", LANGUAGE)
-    metric = app.main.get_by_test_id("stMetric").filter(has_text="ALICE").first
+    metric = app.main.locator(COUNT).filter(has_text="ALICE").first
     expect(metric).to_be_visible()
-    assert metric.get_by_test_id("stMetricLabel").inner_text().replace(WJ, "").strip() == HOSTILE
+    assert metric.locator(COUNT_LABEL).first.inner_text().replace(WJ, "").strip() == HOSTILE
     assert any(LANGUAGE in t for t in _tooltips(app))  # the base language's name, in the help
     _no_markup_from_names(app)

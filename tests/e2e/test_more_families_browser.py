@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT, COUNT_VALUE
 from tokenizer_core.workspace import pack_text
 from tokenizer_core.workspace.chat import CHAT_FORMATS, Message, count_request
 
@@ -17,8 +18,8 @@ MODELS = "gemini-2.5-flash,llama-4-scout,mixtral-8x7b,mistral-large-2411"
 
 
 def _metric(app, label: str) -> str:
-    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
-    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+    metric = app.page.locator(COUNT).filter(has_text=label).first
+    return metric.locator(COUNT_VALUE).inner_text().strip()
 
 
 def test_counter_with_the_new_families(app_page):

@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import COUNT, COUNT_LABEL, COUNT_VALUE
 from tests.e2e.settings_driver import choose
 from tokenizer_core import load_builtin, tokenizer_from_tiktoken_bytes
 from tokenizer_core.tokenizers import registry
@@ -45,8 +46,8 @@ def test_gpt2s_own_file_gets_gpt2s_pattern_and_counts_as_gpt2(app_page):
     )
     app_page.page.keyboard.press("Escape")
     text = app_page.main.locator("textarea.tw-live-box").input_value()
-    metric = app_page.main.get_by_test_id("stMetric").filter(has_text="r50k_base.tiktoken").first
-    expect(metric.get_by_test_id("stMetricValue")).to_have_text(f"{load_builtin('r50k_base').count(text):,}")
+    metric = app_page.main.locator(COUNT).filter(has_text="r50k_base.tiktoken").first
+    expect(metric.locator(COUNT_VALUE)).to_have_text(f"{load_builtin('r50k_base').count(text):,}")
     assert not app_page.exceptions()
 
 
@@ -65,4 +66,31 @@ def test_another_pattern_for_a_known_file_is_warned_and_an_unknown_file_told(app
         "This vocabulary is none of the built-in ones. The pattern decides the counts"
     )
     expect(sidebar.get_by_test_id("stAlertContentInfo")).to_have_count(0)
+    assert not app_page.exceptions()
+
+
+HOSTILE_NAME = '<img src=x onerror="window.__twPwned=1"> **bold** $x^2$ :smile: [x](https://evil.example)'
+
+
+def test_a_hostile_name_is_shown_as_typed_on_the_count_card(app_page):
+    sidebar = _open_panel(app_page)
+    _upload(app_page, sidebar, registry.DATA_DIR / "r50k_base.tiktoken")
+    name = sidebar.get_by_label("Name", exact=True)
+    name.fill(HOSTILE_NAME)
+    app_page.run(lambda: name.press("Enter"))
+    app_page.run(lambda: sidebar.get_by_role("button", name="Add tokenizer").click())
+    combo = app_page.main.get_by_role("combobox", name="Models and tokenizers")
+    combo.click()
+    app_page.page.keyboard.type("yours")
+    app_page.run(lambda: app_page.main.get_by_role("option", name=re.compile(r"img src=x.*yours")).click())
+    app_page.page.keyboard.press("Escape")
+    card = app_page.main.locator(COUNT).filter(has_text="onerror").first
+    expect(card).to_be_visible()
+    assert card.locator(COUNT_LABEL).first.inner_text().replace("\u2060", "").strip() == HOSTILE_NAME
+    text = app_page.main.locator("textarea.tw-live-box").input_value()
+    expect(card.locator(COUNT_VALUE)).to_have_text(f"{load_builtin('r50k_base').count(text):,}")
+    main = app_page.main
+    assert main.locator("img[src=x], a[href*='evil'], .katex").count() == 0
+    assert main.locator(".st-key-counter_counts :is(strong, em, a[href*=evil])").count() == 0
+    assert app_page.page.evaluate("() => window.__twPwned") is None
     assert not app_page.exceptions()

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT, COUNT_VALUE
 
 pytestmark = pytest.mark.e2e
 
@@ -24,8 +25,8 @@ def _box(app):
 
 
 def _metric(app, label: str) -> str:
-    metric = app.page.get_by_test_id("stMetric").filter(has_text=label).first
-    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+    metric = app.page.locator(COUNT).filter(has_text=label).first
+    return metric.locator(COUNT_VALUE).inner_text().strip()
 
 
 def _clear(app) -> None:
@@ -44,9 +45,7 @@ def test_counts_follow_typing_without_enter_and_the_box_keeps_focus(app_page):
         typed += ch
         app_page.run(lambda ch=ch: app_page.page.keyboard.type(ch))  # a pause: the box sends by itself
         expected = f"{builtin('o200k_base').count(typed):,}"
-        expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").first).to_contain_text(
-            expected
-        )
+        expect(app_page.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(expected)
         seen.add(expected)
         assert app_page.page.evaluate(FOCUSED), "the box lost focus when the counts changed"
     assert len(seen) > 2  # the count really moved while typing
@@ -68,7 +67,7 @@ def test_fast_typing_while_reruns_land_loses_no_keystroke(app_page):
     text += "END"
     expect(_box(app_page)).to_have_value(text)
     expected = f"{builtin('o200k_base').count(text):,}"
-    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").first).to_contain_text(
+    expect(app_page.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(
         expected, timeout=15_000
     )
     assert app_page.page.evaluate(FOCUSED)
@@ -133,7 +132,7 @@ def test_model_search_finds_gpt_4o_and_llama_sizes(app_page):
     app_page.page.keyboard.type("qwen3")
     expect(options.filter(has_text="Qwen3 32B").first).to_be_visible()
     app_page.run(lambda: options.filter(has_text="Qwen3 32B").first.dispatch_event("mousedown"))
-    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="Qwen 2.5 / 3")).to_be_visible()
+    expect(app_page.page.locator(COUNT).filter(has_text="Qwen 2.5 / 3")).to_be_visible()
 
 
 def test_chat_editor_counts_live_and_bad_tools_say_so(app_page):
@@ -215,7 +214,7 @@ def test_typing_reruns_the_prompt_part_and_keeps_link_versions_and_picker_curren
     for ch in "Shared words":
         typed += ch
         app_page.run(lambda ch=ch: app_page.page.keyboard.type(ch))  # no Enter: the box sends by itself
-    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base").first).to_contain_text(
+    expect(app_page.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(
         f"{builtin('o200k_base').count(typed):,}"
     )
     # the address bar and the link shown under "Share this view" carry the typed text
@@ -239,7 +238,7 @@ def test_typing_reruns_the_prompt_part_and_keeps_link_versions_and_picker_curren
     app_page.run(lambda: uploader.set_input_files(str(path)))
     app_page.settle()
     expect(app_page.main.locator(".tw-pick-chips")).to_contain_text("r50k_base")
-    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="r50k_base").first).to_contain_text(
+    expect(app_page.page.locator(COUNT).filter(has_text="r50k_base").first).to_contain_text(
         f"{builtin('r50k_base').count('From the file.'):,}"
     )
     expect(_box(app_page)).to_have_value("From the file.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ENTRY
+from tests.conftest import ENTRY, shown_counts
 from tests.picker_helpers import choose
 from tests.tokenizers.test_encoders import R50K_BYTES
 from tokenizer_core import tokenizer_from_tiktoken_bytes
@@ -111,7 +111,7 @@ def test_same_tiktoken_file_with_another_pattern_counts_with_its_own_pattern():
         at.session_state["session_tokenizers"] = {tok.id: tok}
         _ok(at.run())
         _ok(choose(at, "counter_tokenizers", [tok.id]))
-    metrics = {m.label.replace("\\", ""): m.value for m in bob.metric}
+    metrics = shown_counts(bob)
     assert metrics == {"bob r50k": f"{b_tok.count(text):,}"}
     assert "ALICE" not in _everything_shown(bob)
 

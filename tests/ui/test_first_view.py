@@ -13,12 +13,12 @@ import tomllib
 
 import pytest
 
-from tests.conftest import ENTRY, ROOT, builtin, token_views
+from tests.conftest import ENTRY, ROOT, builtin, shown_counts, token_views
 from tokenizer_core.tokenizers import load_sample
 
 
 def _metrics(at) -> dict[str, str]:
-    return {m.label.replace("\\", ""): m.value for m in at.metric}
+    return shown_counts(at)
 
 
 def _signals(at) -> list:

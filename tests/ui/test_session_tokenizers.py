@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import shown_counts
 from tests.picker_helpers import choose, picker_data, picker_names
 from tests.tokenizers.test_encoders import R50K_BYTES, _hf_json
 from tokenizer_core import (
@@ -57,7 +58,7 @@ def ok(at):
 
 
 def metrics(at) -> dict[str, str]:
-    return {m.label.replace("\\", ""): m.value for m in at.metric}
+    return shown_counts(at)
 
 
 def test_counter_counts_with_it(with_own):

@@ -1,4 +1,4 @@
-"""The counts of a text: one metric per tokenizer, the table, the chart and the CSV download,
+"""The counts of a text: a card per tokenizer, the table, the chart and the CSV download,
 and the context window they are measured against; the segments of the part on view, kept for
 the session."""
 
@@ -16,6 +16,7 @@ from tokenizer_core.tasks import count_task
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, rows_to_csv
 from tokenizer_core.workspace.charts import token_count_chart, token_count_data
+from tokenizer_core.workspace.count_cards import COUNTS_KEY, CountCard, count_card_markdown
 from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 
 from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
@@ -118,26 +119,26 @@ def context_window_input() -> int:
     return CONTEXT_WINDOWS[choice]
 
 
-def count_metrics(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
-    """One metric per tokenizer (models that share one are counted once)."""
+def count_cards(rows: list[CountRow], toks: list[Tokenizer], groups: list[TokenizerGroup]) -> None:
+    """A card per tokenizer (models that share one are counted once), in Markdown: a fresh tab
+    draws it without waiting for a script of its own (tokenizer_core/workspace/count_cards.py)."""
     by_tok = {g.tokenizer_id: g for g in groups}
-    cols = st.columns(min(len(rows), 4))
-    for i, (row, tok) in enumerate(zip(rows, toks)):
-        with cols[i % len(cols)]:
-            cpt = f"{row.chars_per_token:.2f} chars/token" if row.chars_per_token else "no tokens"
-            picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
-            # the models under the count: the metric's own grey line, not an element more (each
-            # element a keystroke's run sends costs the browser a redraw of the page)
-            st.metric(
-                escape_markdown(row.tokenizer), f"{row.tokens:,}",
-                delta=escape_markdown(", ".join(picked or tok.info.models) or tok.info.family),
-                delta_color="gray", delta_arrow="off",
-                help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
-            )  # fmt: skip
+    cards = []
+    for row, tok in zip(rows, toks):
+        cpt = f"{row.chars_per_token:.2f} characters per token" if row.chars_per_token else "no tokens"
+        picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
+        cards.append(CountCard(
+            row.tokenizer, row.tokens, models=", ".join(picked or tok.info.models) or tok.info.family,
+            note=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
+        ))  # fmt: skip
+    row = st.container(horizontal=True, gap="large", key=COUNTS_KEY)
+    for card in cards:
+        with row:
+            st.markdown(count_card_markdown(card), help=card.note, width="content")
 
 
 def count_notes(groups: list[TokenizerGroup], toks: list[Tokenizer]) -> None:
-    """What the chosen models' counts share and what they count, under the metrics. They depend
+    """What the chosen models' counts share and what they count, under the counts. They depend
     on the models alone: drawn by a run of the workspace, not by each keystroke's."""
     if note := shared_tokenizer_note(groups, tokenizer_names={t.id: t.info.name for t in toks}):
         st.caption(escape_markdown(note), help="The count depends only on the tokenizer.")

@@ -17,7 +17,7 @@ from tokenizer_core.workspace.versions import PromptVersion
 from ..widgets import text_entry, text_source_controls, working_tokenizers
 from .chat_editor import chat_editor, current_messages, current_tools
 from .chat_view import message_labels, request_counts, request_section
-from .counts import count_metrics, count_rows
+from .counts import count_cards, count_rows
 
 SAMPLES = {
     "Mixed: prose, code, numbers, emoji, Hindi": lambda: load_sample("mixed"),
@@ -96,7 +96,7 @@ def text_counts(
     text: str, choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int,
     *, allow_special: bool,
 ) -> tuple[list[Tokenizer], list[CountRow] | None]:  # fmt: skip
-    """A metric per tokenizer (or what to do first); the tokenizers that counted the text and
+    """A count per tokenizer (or what to do first); the tokenizers that counted the text and
     their rows (None when there are none)."""
     counts = None
     if not choices:
@@ -107,7 +107,7 @@ def text_counts(
         counts := count_rows(text, toks, window, allow_special)
     ) is not None:
         counts = with_windows(counts, groups, chosen=window)
-        count_metrics(counts, toks, groups)
+        count_cards(counts, toks, groups)
     return toks, counts
 
 
