@@ -57,7 +57,7 @@ SECTIONS = [
     ("title", "[data-testid=stMain] h1", "Prompt workspace"),
     ("model picker", "[data-testid=stMain] .stMultiSelect", None),
     ("text box", "textarea.tw-live-box", None),
-    ("first count", ".st-key-counter_counts h3", ""),
+    ("first count", ".st-key-counter_counts h3, [data-testid=stMetricValue]", ""),  # a card (a metric before)
     ("count table", "[data-testid=stMain] [data-testid=stDataFrame] canvas", None),
     ("chart", "[data-testid=stVegaLiteChart] svg, [data-testid=stVegaLiteChart] canvas", None),
     ("token views", ".tw-tokens .t", None),
