@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e.conftest import COUNT
 
 pytestmark = pytest.mark.e2e
 
@@ -42,7 +43,7 @@ def test_enter_adds_the_best_match_only(app_page):
     assert all(o.startswith("GPT-5") for o in options[:8]) and "GPT-2" not in options
     app_page.run(lambda: app_page.page.keyboard.press("Enter"))
     assert _chips(app_page) == ["r50k_base (gpt2)", "GPT-5"]  # one model added, not every match
-    expect(app_page.page.get_by_test_id("stMetric").filter(has_text="o200k_base")).to_be_visible()
+    expect(app_page.page.locator(COUNT).filter(has_text="o200k_base")).to_be_visible()
     expect(_combo(app_page)).to_have_value("")
     assert not app_page.exceptions()
 
@@ -89,7 +90,7 @@ def test_a_claude_model_costs_the_count_the_user_enters(app_page):
     _search(app_page, "claude sonnet 4.5")
     app_page.run(lambda: app_page.page.keyboard.press("Enter"))
     assert _chips(app_page) == ["GPT-4o", "Claude Sonnet 4.5"]
-    assert app_page.page.get_by_test_id("stMetric").filter(has_text="Claude").count() == 0  # no count of ours
+    assert app_page.page.locator(COUNT).filter(has_text="Claude").count() == 0  # no count of ours
     box = app_page.main.get_by_role("spinbutton", name="Claude Sonnet 4.5: input tokens (entered by you)")
     box.fill("250000")
     app_page.run(lambda: box.press("Enter"))
