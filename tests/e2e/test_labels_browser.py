@@ -50,6 +50,12 @@ SCROLLING_TABLES = """() => {
   return out;
 }"""
 
+# Every data grid on view has drawn its header row (before that it reads as a grid of no columns).
+GRIDS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')]
+  .every(g => { const s = g.querySelector('.dvn-scroller');
+    return !s || s.getBoundingClientRect().width === 0
+      || [...g.querySelectorAll('table[role="grid"] th')].some(h => h.innerText.trim()); })"""
+
 
 def unnamed_controls(app: AppPage) -> list[tuple[str, str]]:
     """Controls in Chromium's accessibility tree with no name, or only an icon's ("delete icon")."""
@@ -118,6 +124,7 @@ def test_every_control_has_a_name_and_no_label_is_shortened(app_page, width, sce
         step(app)
     assert unnamed_controls(app) == []
     assert app.page.evaluate(SHORTENED) == []
+    app.page.wait_for_function(GRIDS_DRAWN, timeout=15_000)  # a grid's headers come after its frame
     if width == 1400:  # a phone cannot show seven columns of numbers; a desktop can
         # except the identifiers table: four columns per tokenizer, its names pinned on the left
         assert [
