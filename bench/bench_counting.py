@@ -149,9 +149,9 @@ def bench_page(text: str, repeats: int) -> None:
     at.run()
     page = time.perf_counter() - t
     assert not at.exception, at.exception
-    from tokenizer_core.workspace.count_cards import read_count_card
+    from tokenizer_core.workspace.count_cards import read_count_cards
 
-    shown = dict(card for md in at.markdown if (card := read_count_card(md.value)))
+    shown = read_count_cards(md.value for md in at.markdown)
     print(f"whole page run in AppTest after pasting 1 MB (counts + first part of the view): {page:.2f} s")
     print(f"counts shown: {shown}")
 

@@ -58,7 +58,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from bench.corpus import english_prose  # noqa: E402
-from tokenizer_core.workspace.count_cards import read_count_card  # noqa: E402
+from tokenizer_core.workspace.count_cards import read_count_cards  # noqa: E402
 
 SESSION_TTL = 5  # seconds: the server's disconnectedSessionTTL in this run (default 120)
 WORKER_IDLE = 5  # seconds: idle workers exit after this in this run (TW_WORKER_IDLE_SECONDS, default 120)
@@ -329,8 +329,7 @@ def metric_values(rerun: Rerun) -> dict[str, str]:
     """Label -> value of every count drawn in the rerun: the workspace's count cards and every
     st.metric (labels without markdown escapes)."""
     shown = {p.label.replace("\\", ""): p.body for k, p in rerun.elements if k == "metric"}
-    cards = (read_count_card(p.body) for k, p in rerun.elements if k == "markdown")
-    return shown | dict(card for card in cards if card)
+    return shown | read_count_cards(p.body for k, p in rerun.elements if k == "markdown")
 
 
 def alerts(rerun: Rerun) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tokenizer_core import BUILTINS, Tokenizer, load_builtin
-from tokenizer_core.workspace.count_cards import read_count_card
+from tokenizer_core.workspace.count_cards import read_count_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = str(ROOT / "streamlit_app.py")
@@ -77,5 +77,4 @@ def shown_counts(at) -> dict[str, str]:
     """Every count on the page, label -> value as shown: the workspace's count cards and the
     metrics of the other pages (their labels unescaped)."""
     shown = {m.label.replace("\\", ""): m.value for m in at.metric}
-    cards = (read_count_card(md.value) for md in at.markdown)
-    return shown | dict(card for card in cards if card)
+    return shown | read_count_cards(md.value for md in at.markdown)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from tokenizer_core.workspace.count_cards import COUNTS_KEY
+
 # Multiselect chips: Streamlit keeps them on one line that scrolls sideways behind a fade, so
 # with several chosen the labels read "Po…", "Lla…". Wrap the chips onto more lines instead,
 # each chip showing its whole label (a label longer than the box wraps inside its chip).
@@ -46,10 +48,11 @@ TABLE_CSS = """
 
 # The workspace's count cards (tokenizer_core/workspace/count_cards.py): the count is a Markdown
 # heading, for its size; not a link target, and close to its name.
-COUNT_CARDS_CSS = """
-.st-key-counter_counts h3 { padding: 0.1rem 0 0.25rem 0; }
-.st-key-counter_counts [data-testid="stHeaderActionElements"] { display: none; }
-.st-key-counter_counts [data-testid="stMarkdownContainer"] p { margin-bottom: 0; }
+_CARDS = f".st-key-{COUNTS_KEY}"
+COUNT_CARDS_CSS = f"""
+{_CARDS} h3 {{ padding: 0.1rem 0 0.25rem 0; }}
+{_CARDS} [data-testid="stHeaderActionElements"] {{ display: none; }}
+{_CARDS} [data-testid="stMarkdownContainer"] p {{ margin-bottom: 0; }}
 """
 
 

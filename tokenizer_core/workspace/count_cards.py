@@ -10,6 +10,7 @@ the user's to choose, so it is escaped (`escape_markdown`) and kept on one line.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..tokenizers.render import escape_markdown
@@ -19,12 +20,11 @@ COUNTS_KEY = "counter_counts"  # the row of cards on the page (its CSS class: st
 
 @dataclass(frozen=True, slots=True)
 class CountCard:
-    """One tokenizer's count: its name, the tokens, the models under it, and the tooltip."""
+    """One tokenizer's count: its name, the tokens and the models under it."""
 
     label: str
     tokens: int
     models: str = ""
-    note: str = ""
 
 
 def _one_line(text: str) -> str:
@@ -49,3 +49,8 @@ def read_count_card(markdown: str) -> tuple[str, str] | None:
         return None
     label = _ESCAPE.sub(r"\1", m["label"]).replace("\u2060", "").replace("\u00a0", " ")
     return label, m["value"]
+
+
+def read_count_cards(markdowns: Iterable[str]) -> dict[str, str]:
+    """Name -> count as shown, of every card among these Markdown texts (others are skipped)."""
+    return dict(card for card in map(read_count_card, markdowns) if card)

@@ -123,18 +123,17 @@ def count_cards(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tokeni
     """A card per tokenizer (models that share one are counted once), in Markdown: a fresh tab
     draws it without waiting for a script of its own (tokenizer_core/workspace/count_cards.py)."""
     by_tok = {g.tokenizer_id: g for g in groups}
-    cards = []
+    line = st.container(horizontal=True, gap="large", key=COUNTS_KEY)
     for row, tok in zip(rows, toks):
         cpt = f"{row.chars_per_token:.2f} characters per token" if row.chars_per_token else "no tokens"
         picked = [c.name for c in by_tok[tok.id].choices if c.model] if tok.id in by_tok else []
-        cards.append(CountCard(
-            row.tokenizer, row.tokens, models=", ".join(picked or tok.info.models) or tok.info.family,
-            note=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
-        ))  # fmt: skip
-    row = st.container(horizontal=True, gap="large", key=COUNTS_KEY)
-    for card in cards:
-        with row:
-            st.markdown(count_card_markdown(card), help=card.note, width="content")
+        card = CountCard(
+            row.tokenizer, row.tokens, models=", ".join(picked or tok.info.models) or tok.info.family
+        )
+        line.markdown(
+            count_card_markdown(card), width="content",
+            help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
+        )  # fmt: skip
 
 
 def count_notes(groups: list[TokenizerGroup], toks: list[Tokenizer]) -> None:
