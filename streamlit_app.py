@@ -9,18 +9,20 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.failures import failures_shown
-from ui.jobs import start_housekeeping
-from ui.settings import keep_settings
-from ui.style import app_style
-from ui.widgets import custom_tokenizer_sidebar
-
 # A file of the app's own: a Material or emoji page icon makes the browser fetch the favicon
 # from Google's font servers on every visit (and shows none offline).
 ICON = Path(__file__).parent / "ui" / "favicon.svg"
 
 
 def main() -> None:
+    # Imported here: the server imports this file before Streamlit's runtime exists (below), and
+    # these modules make components and caches, which belong to the runtime.
+    from ui.failures import failures_shown
+    from ui.jobs import start_housekeeping
+    from ui.settings import keep_settings
+    from ui.style import app_style
+    from ui.widgets import custom_tokenizer_sidebar
+
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
     keep_settings()  # every widget with a key keeps its value for the session, on every page
     pages = [
@@ -57,4 +59,11 @@ def main() -> None:
         nav.run()
 
 
-main()
+if __name__ == "__main__":  # Streamlit runs this file for every page of every session
+    main()
+else:  # `streamlit run` imports it to serve the app, finds `app`, and serves its routes too
+    from streamlit.starlette import App
+
+    from ui.count_api import routes
+
+    app = App(__file__, routes=routes())

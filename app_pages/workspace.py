@@ -46,7 +46,7 @@ def live_counts(
     """The text box and its counts: a fragment inside the workspace's, which typing reruns alone
     so that the counts follow at Streamlit's own pace; once they are on screen the browser asks
     for the parts of the `rest` that show an older text (ui/fast_first.py)."""
-    text, allow_special = text_box()
+    text, allow_special = text_box(toks, window)
     toks, counts = text_counts(text, choices, groups, toks, window, allow_special=allow_special)
     now = set_prompt_now(
         PromptNow("text", text, allow_special, toks, counts, tokens=text_tokens(counts or [], choices))

@@ -206,6 +206,29 @@ class Session:
         self.values[self.widget_id(key)] = (fld, value)
         self._changed.add(self.widget_id(key))
 
+    async def ask_counts(self, key: str, text: str) -> tuple[float, dict[str, int]]:
+        """What the live box `key` asks the server's count route for `text` before it sends the
+        text (ui/count_api.py): the seconds to the answer, and the counts by tokenizer id."""
+        data = self.data.get(self.widget_id(f"{key}_live_box"))
+        spec = data.get("counts") if isinstance(data, dict) else None
+        if not spec:
+            raise KeyError(f"the live box {key!r} asks no counts: {data!r}")
+        body = json.dumps(
+            {"text": text, "ids": spec["ids"], "window": spec["window"], "special": spec["special"]}
+        )
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{spec['url']}", data=body.encode(), method="POST",
+            headers={"Content-Type": "application/json"},
+        )  # fmt: skip
+
+        def post() -> dict[str, int]:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return dict(zip(spec["ids"], json.load(answer)["tokens"]))
+
+        t0 = time.perf_counter()
+        counts = await asyncio.to_thread(post)
+        return time.perf_counter() - t0, counts
+
     async def set(self, *, timeout: float = 120, click: str | None = None, **values: object) -> Rerun:
         """Change widgets by key (str -> string_value, int -> int_value, a live text box -> its
         component state) and optionally click a button."""
@@ -404,6 +427,7 @@ class Counter:
         self.enc = o200k
         self.times: list[float] = []  # from the change sent to the whole page drawn
         self.first: list[float] = []  # from the change sent to the end of its first run (the counts)
+        self.asked: list[float] = []  # --typing: from the count route asked to its answer (ui/count_api.py)
         self.bytes: list[int] = []
         self.wrong: list[str] = []
 
@@ -558,11 +582,16 @@ async def _counters_alone(port: int, args, base: str, o200k, res: dict, pid: int
             await opened.wait()  # everyone types at once, after every tab has opened
             for n in range(args.reruns):
                 text = (_typed_text if args.typing else _text)(base, i, n, args.size)
+                want = f"{len(o200k.encode_ordinary(text)):,}"
+                if args.typing:  # as the box does: the count route first, then the text for a rerun
+                    seconds, counts = await s.ask_counts("counter_text", text)
+                    alone.asked.append(seconds)
+                    if f"{counts.get('o200k_base', 0):,}" != want:
+                        alone.wrong.append(f"session {i} edit {n}: the route says {counts}, expected {want}")
                 r = await s.set(counter_text=text)
                 alone.times.append(r.seconds)
                 alone.first.append(r.first_seconds)
                 alone.bytes.append(r.nbytes)
-                want = f"{len(o200k.encode_ordinary(text)):,}"
                 got = metric_values(r).get("o200k_base")
                 if got != want or exceptions(r):
                     alone.wrong.append(
@@ -592,8 +621,10 @@ def report(res: dict, args: argparse.Namespace) -> None:
     print(
         f"counters alone : {summary(alone.times)}; {statistics.median(alone.bytes) / 1e3:.0f} KB per rerun (median)"
     )
+    if alone.asked:
+        print(f"  counts from the count route (shown before the rerun is sent): {summary(alone.asked)}")
     if alone.first != alone.times:
-        print(f"  counts shown (the first of the edit's runs): {summary(alone.first)}")
+        print(f"  counts shown by the rerun (the first of the edit's runs): {summary(alone.first)}")
     cpu = res.get("alone_script_cpu") or [0.0]
     edits = max(1, len(alone.times))
     print(f"  server CPU per edit: {res['alone_cpu'] * 1000:.0f} ms (the whole process, /proc); script thread "

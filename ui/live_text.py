@@ -5,6 +5,9 @@ Built with ``st.components.v2`` (inline HTML/CSS/JS, no iframe). Rules it keeps:
 
 * The text is sent about 150 ms after the last keystroke, never during an IME composition
   (``compositionstart`` .. ``compositionend``), so CJK input is not cut up.
+* Given `counts`, the box first asks the server's count route for the text's counts and writes
+  them on the count cards (ui/count_api.py), then sends the text: the rerun draws them again
+  with the rest. Without an answer in ASK_MS (no route, a busy server) it sends the text anyway.
 * A rerun never writes into the box: the browser's own undo history, cursor and any keys typed
   while the rerun was on its way stay as they are. Python writes the text into the box only when
   Python changed it (a sample, an upload, a share link, a workspace file); that is detected here
@@ -70,6 +73,8 @@ _CSS = """
 # The module is imported once per browser tab, so `copies` outlives a page change.
 _JS = """
 const copies = new Map();  // box name -> {rev, text, sent}: what the box last held, and last sent
+const ASK_MS = 300;  // the longest the rerun waits for the count route's answer
+const words = (t) => t.replace(/\\s+/g, " ").trim();  // a label as the page shows it
 
 export default function (component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
@@ -79,7 +84,7 @@ export default function (component) {
   const button = root.querySelector(".tw-live-count");
   let s = root.__tw;
   if (!s) {
-    s = { rev: null, sent: null, timer: null, composing: false, data };
+    s = { rev: null, sent: null, sending: null, timer: null, composing: false, data, asked: 0 };
     root.__tw = s;
     const manual = () => box.value.length > s.data.live_limit;
     const showMode = () => {
@@ -88,14 +93,48 @@ export default function (component) {
       note.textContent = m ? s.data.manual_note : s.data.live_note;
       root.dataset.mode = m ? "manual" : "live";
     };
+    // The counts of a text, asked of the server's count route (ui/count_api.py) before the text
+    // is sent for a rerun: the rerun makes the browser draw the whole page, and an answer that
+    // came meanwhile would wait for that. Shown on the count cards if the box still holds that
+    // text and each card is the one asked for; else (or no route: a server started otherwise, or
+    // no answer within ASK_MS) the rerun draws them, as it always does. Resolves when done.
+    const ask = (text) => {
+      const c = s.data.counts;
+      if (!c || !text || text.length > s.data.live_limit) return Promise.resolve();  // "" shows no cards
+      const asked = ++s.asked;
+      const answered = fetch(c.url, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ text, ids: c.ids, window: c.window, special: c.special }),
+      }).then((r) => (r.ok ? r.json() : null)).then((answer) => {
+        if (!answer || asked !== s.asked || box.value !== text) return;
+        const cards = document.querySelectorAll(`.st-key-${c.cards} [data-testid=stMarkdown]`);
+        if (cards.length !== c.labels.length || answer.tokens.length !== c.labels.length) return;
+        const numbers = [...cards].map((card, i) => {
+          const label = card.querySelector("p");
+          const number = card.querySelector("h3 [data-heading-text]");
+          const ok = label && number && number.firstChild && number.firstChild.nodeType === Node.TEXT_NODE;
+          return ok && words(label.innerText) === words(c.labels[i]) ? number.firstChild : null;
+        });
+        if (numbers.includes(null)) return;
+        // the text node itself, not textContent: React keeps that node and writes the rerun's number in it
+        numbers.forEach((node, i) => { node.nodeValue = answer.tokens[i].toLocaleString("en-US"); });
+      }).catch(() => {});
+      return Promise.race([answered, new Promise((done) => setTimeout(done, ASK_MS))]);
+    };
     const remember = () => copies.set(s.data.name, { rev: s.rev, text: box.value, sent: s.sent });
     const send = () => {
       clearTimeout(s.timer);
       s.timer = null;
-      if (s.composing || s.rev === null || box.value === s.sent) return;
-      s.sent = box.value;
-      remember();
-      setStateValue("typed", { text: box.value, rev: s.rev });
+      const text = box.value, rev = s.rev;
+      if (s.composing || rev === null || text === s.sent || text === s.sending) return;
+      s.sending = text;
+      ask(text).then(() => {
+        if (s.sending !== text || s.rev !== rev) return;  // typed on, or Python replaced it: sent later
+        s.sending = null;
+        s.sent = text;  // only now: a page left before this keeps the text to send on return
+        remember();
+        setStateValue("typed", { text, rev });
+      });
     };
     const edited = () => {
       remember();
@@ -123,6 +162,8 @@ export default function (component) {
   if (data.value !== null && data.value !== undefined && data.rev !== s.rev) {
     // Python replaced the text (sample, upload, link, file): the one time Python writes the box.
     box.value = data.value;
+    s.asked++;  // counts asked for the text it replaces are of no use now
+    s.sending = null;
     s.rev = data.rev;
     s.sent = data.value;
     s.remember();
@@ -164,11 +205,13 @@ def live_text_area(
     height: int = 220,
     placeholder: str = "",
     live_limit: int = LIVE_LIMIT,
+    counts: dict | None = None,
 ) -> str:
     """A text box counted as you type. Returns ``st.session_state[key]`` (the current text).
 
     Change the text from Python by assigning ``st.session_state[key]`` before this call; the box
-    shows it on the next run.
+    shows it on the next run. `counts`: what to ask the server's count route for the text on
+    each pause, and which count cards show the answer (`ui.workspace.counts.live_count_spec`).
     """
     ss = st.session_state
     text = ss.setdefault(key, "")
@@ -192,6 +235,7 @@ def live_text_area(
         "height": height,
         "pause_ms": PAUSE_MS,
         "live_limit": live_limit,
+        "counts": counts,
         "live_note": (
             f"Counts follow your typing up to {live_limit:,} characters; above that, press Ctrl+Enter "
             "(longer texts would make the page lag)."

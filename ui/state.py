@@ -30,6 +30,12 @@ def _cached_builtin(tokenizer_id: str) -> Tokenizer:
     return load_builtin(tokenizer_id)
 
 
+def builtin_tokenizer(tokenizer_id: str) -> Tokenizer:
+    """A built-in tokenizer, loaded once per server: also for a request outside any session
+    (ui/count_api.py). Raises TokenizerUnavailable with the fix."""
+    return _cached_builtin(tokenizer_id)
+
+
 def session_tokenizers() -> dict[str, Tokenizer]:
     """This browser session's own tokenizers (uploaded or trained), by id."""
     return st.session_state.setdefault(_SESSION_KEY, {})

@@ -189,8 +189,10 @@ def text_entry(
     height: int = 220,
     placeholder: str = "Paste or type text here...",
     live: bool = False,
+    live_counts: dict | None = None,
 ) -> str:
-    """The text box of `text_source` and its Restore button; the current text."""
+    """The text box of `text_source` and its Restore button; the current text. `live_counts`:
+    the counts the live box asks for as the user types (`live_text_area`)."""
     text_key, prev_key = f"{key}_text", f"{key}_previous"
 
     def on_restore() -> None:
@@ -200,7 +202,9 @@ def text_entry(
             )  # fmt: skip
 
     if live:
-        text = live_text_area(text_key, label=label, height=height, placeholder=placeholder)
+        text = live_text_area(
+            text_key, label=label, height=height, placeholder=placeholder, counts=live_counts
+        )
     else:
         text = st.text_area(
             label, key=text_key, height=height, placeholder=placeholder,

@@ -305,6 +305,32 @@ def test_live_box_gets_the_text_only_when_python_changes_it(app):
     assert pushed["live_limit"] > 1_000 and "Ctrl+Enter" in pushed["manual_note"]
 
 
+def test_live_box_asks_the_count_route_for_the_cards_on_the_page(app):
+    """What the box asks the server for as the user types (ui/count_api.py) must be what the
+    cards show: the same tokenizers, labels, window and special-token setting, in card order."""
+    choose(app, "counter_tokenizers", ["qwen", "o200k_base", "tekken"])
+    spec = _live_box_data(app)["counts"]
+    assert spec["url"] == "/api/counts" and spec["cards"] == "counter_counts"
+    assert spec["ids"] == ["qwen", "o200k_base", "tekken"]
+    assert spec["labels"] == list(metrics(app)) == ["Qwen 2.5 / 3", "o200k_base", "Mistral Tekken"]
+    assert (spec["window"], spec["special"]) == (128_000, False)
+    app.toggle(key="counter_special").set_value(True).run()
+    app.selectbox(key="counter_ctx").set_value("32K").run()
+    spec = _live_box_data(app)["counts"]
+    assert (spec["window"], spec["special"]) == (32_768, True)
+
+
+def test_a_sessions_own_tokenizer_is_counted_by_the_rerun_alone(app):
+    from tests.tokenizers.test_encoders import R50K_BYTES
+    from tokenizer_core import tokenizer_from_tiktoken_bytes
+
+    own = tokenizer_from_tiktoken_bytes(R50K_BYTES, name="my gpt2", pattern_id="r50k")
+    app.session_state["session_tokenizers"] = {own.id: own}
+    choose(app, "counter_tokenizers", ["o200k_base", own.id])
+    assert set(metrics(app)) == {"o200k_base", "my gpt2"}
+    assert _live_box_data(app)["counts"] is None  # the route does not reach a session's tokenizers
+
+
 def _df(at, column):
     return next(df.value for df in at.dataframe if column in df.value.columns)
 

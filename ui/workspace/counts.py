@@ -10,7 +10,7 @@ import altair as alt
 import pyarrow as pa
 import streamlit as st
 
-from tokenizer_core import CountRow, Segment, Tokenizer, count_table
+from tokenizer_core import BUILTINS, CountRow, Segment, Tokenizer, count_table
 from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
 from tokenizer_core.tokenizers import escape_markdown
@@ -19,6 +19,7 @@ from tokenizer_core.workspace.charts import token_count_chart, token_count_data
 from tokenizer_core.workspace.count_cards import COUNTS_KEY, CountCard, count_card_markdown
 from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 
+from ..count_api import count_url
 from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
 from ..state import named, unnamed
 
@@ -134,6 +135,18 @@ def count_cards(rows: list[CountRow], toks: list[Tokenizer], groups: list[Tokeni
             count_card_markdown(card), width="content",
             help=f"{cpt}; {row.context_pct:.2f}% of a {row.context_window:,}-token context window",
         )  # fmt: skip
+
+
+def live_count_spec(toks: list[Tokenizer], window: int, *, allow_special: bool) -> dict | None:
+    """What the text box asks the server's count route for on each pause in typing, and the
+    labels of the cards its answer goes on (ui/count_api.py); None when one of `toks` is the
+    session's own (the route counts built-in tokenizers only)."""
+    if not toks or any(t.id not in BUILTINS for t in toks):
+        return None
+    return {
+        "url": count_url(), "ids": [t.id for t in toks], "window": window, "special": allow_special,
+        "cards": COUNTS_KEY, "labels": [t.info.name for t in toks],
+    }  # fmt: skip
 
 
 def count_notes(groups: list[TokenizerGroup], toks: list[Tokenizer]) -> None:

@@ -17,7 +17,7 @@ from tokenizer_core.workspace.versions import PromptVersion
 from ..widgets import text_entry, text_source_controls, working_tokenizers
 from .chat_editor import chat_editor, current_messages, current_tools
 from .chat_view import message_labels, request_counts, request_section
-from .counts import count_cards, count_rows
+from .counts import count_cards, count_rows, live_count_spec
 
 SAMPLES = {
     "Mixed: prose, code, numbers, emoji, Hindi": lambda: load_sample("mixed"),
@@ -75,10 +75,13 @@ def text_controls() -> None:
     text_source_controls("counter", samples=SAMPLES, default_sample=next(iter(SAMPLES)))
 
 
-def text_box() -> tuple[str, bool]:
+def text_box(toks: list[Tokenizer], window: int) -> tuple[str, bool]:
     """The text (typed, uploaded or a sample), and whether text such as <|endoftext|> counts as
-    the special token (`special_toggle`)."""
-    return text_entry("counter", height=240, live=True), bool(st.session_state.get("counter_special"))
+    the special token (`special_toggle`). While the user types, the box asks the server for the
+    counts of `toks` and shows them on the count cards before the rerun draws them."""
+    allow_special = bool(st.session_state.get("counter_special"))
+    spec = live_count_spec(toks, window, allow_special=allow_special)
+    return text_entry("counter", height=240, live=True, live_counts=spec), allow_special
 
 
 def special_toggle() -> None:

@@ -1,0 +1,113 @@
+"""Counts for the text box while the user types, without waiting for a rerun.
+
+Streamlit answers a keystroke with a rerun, and the browser then draws the whole page three
+times over (docs/benchmarks.md, "Why the rest costs a keystroke"): on the prompt workspace that
+is most of the time from a pause in typing to new counts. So the box also asks this server for
+the counts of its text (``POST /api/counts``), and shows them on the count cards as soon as they
+come; the rerun it sends as well still draws them, and everything else, after.
+
+The answer is what the rerun draws: the same cached function (`cached_counts`, shared by every
+session), so the rerun then finds it counted. Only built-in tokenizers (a session's own live in
+its session state, which a request does not reach) and texts the box counts as you type
+(`LIVE_LIMIT`). The counting runs in a worker thread, never on the server's event loop.
+
+Served by `streamlit run streamlit_app.py`, which finds the ``app`` that file makes (`st.App`).
+A server started another way has no such route: the box then waits for the rerun, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+MAX_TOKENIZERS = 16  # more than the model picker lets a page choose
+PATH = "/api/counts"
+_THREADS = "tw-count"
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix=_THREADS)  # this machine's 2 cores
+
+
+class _OwnThreads(logging.Filter):
+    """Streamlit warns when its caches are used outside a session's script run (a mistake in
+    most apps); these threads do so on purpose, once per keystroke."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not threading.current_thread().name.startswith(_THREADS)
+
+
+def count_url() -> str:
+    """Where the page finds the route (under the server's base URL path, if it has one)."""
+    from streamlit import config
+
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{base}{PATH}" if base else PATH
+
+
+def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...], int, bool]:
+    """The text, the tokenizer ids, the context window and `allow_special` of a request; a
+    ValueError says what is wrong with it.
+
+    ``parse_request(b'{"text": "hi", "ids": ["o200k_base"], "window": 8192, "special": false}',
+    max_chars=30_000) -> ("hi", ("o200k_base",), 8192, False)``
+    """
+    from tokenizer_core import BUILTINS
+
+    if len(body) > 4 * max_chars + 4096:  # UTF-8 is at most 4 bytes a character
+        raise ValueError("the text is longer than the box counts as you type")
+    try:
+        data: Any = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError("not a JSON request") from exc
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    text, ids, window, special = data.get("text"), data.get("ids"), data.get("window"), data.get("special")
+    if not isinstance(text, str) or len(text) > max_chars:
+        raise ValueError("the text is missing or longer than the box counts as you type")
+    if not isinstance(ids, list) or not 0 < len(ids) <= MAX_TOKENIZERS:
+        raise ValueError("ids: a list of 1 to 16 built-in tokenizer ids")
+    if not all(isinstance(i, str) and i in BUILTINS for i in ids):
+        raise ValueError("ids: built-in tokenizers only")
+    if isinstance(window, bool) or not isinstance(window, int) or window <= 0:
+        raise ValueError("window: a positive number of tokens")
+    if not isinstance(special, bool):
+        raise ValueError("special: true or false")
+    return text, tuple(ids), window, special
+
+
+def _count(text: str, ids: tuple[str, ...], window: int, allow_special: bool) -> list[int]:
+    # Imported here, not above: this module is imported when the server starts, before
+    # Streamlit's runtime exists, and these modules make components and caches.
+    from ui.state import builtin_tokenizer
+    from ui.workspace.counts import cached_counts
+
+    toks = [builtin_tokenizer(i) for i in ids]
+    return [r.tokens for r in cached_counts(text, ids, window, allow_special, toks)]
+
+
+async def counts(request: Request) -> Response:
+    """``POST {"text", "ids", "window", "special"}`` -> ``{"tokens": [n, ...]}`` (in the order of
+    `ids`); 400 with ``{"error"}`` for a request it cannot answer."""
+    from tokenizer_core import TokenizerUnavailable
+    from ui.live_text import LIVE_LIMIT
+
+    try:
+        text, ids, window, special = parse_request(await request.body(), max_chars=LIVE_LIMIT)
+    except ValueError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    try:
+        tokens = await asyncio.get_running_loop().run_in_executor(_POOL, _count, text, ids, window, special)
+    except TokenizerUnavailable as exc:  # a tokenizer this server cannot load: the rerun says why
+        return JSONResponse({"error": str(exc)}, status_code=503)
+    return JSONResponse({"tokens": tokens}, headers={"Cache-Control": "no-store"})
+
+
+def routes() -> list[Route]:
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(_OwnThreads())
+    return [Route(count_url(), counts, methods=["POST"])]
