@@ -2,14 +2,14 @@
 
 Streamlit answers a keystroke with a rerun, and the browser then draws the whole page three
 times over (docs/benchmarks.md, "Why the rest costs a keystroke"): on the prompt workspace that
-is most of the time from a pause in typing to new counts. So the box also asks this server for
-the counts of its text (``POST /api/counts``), and shows them on the count cards as soon as they
-come; the rerun it sends as well still draws them, and everything else, after.
+is most of the time from a pause in typing to new counts. So on a pause the box first asks this
+server for the counts of its text (``POST /api/counts``) and writes them on the count cards,
+then sends the text for the rerun, which draws them again with everything else.
 
-The answer is what the rerun draws: the same cached function (`cached_counts`, shared by every
-session), so the rerun then finds it counted. Only built-in tokenizers (a session's own live in
-its session state, which a request does not reach) and texts the box counts as you type
-(`LIVE_LIMIT`). The counting runs in a worker thread, never on the server's event loop.
+The answer is what the rerun draws: the same cached function (`ui.state.cached_counts`, shared
+by every session), so the rerun then finds it counted. Only built-in tokenizers (a session's own
+live in its session state, which a request does not reach) and texts the box counts as you type
+(`LIVE_LIMIT`). The counting runs in threads of its own, never on the server's event loop.
 
 Served by `streamlit run streamlit_app.py`, which finds the ``app`` that file makes (`st.App`).
 A server started another way has no such route: the box then waits for the rerun, as before.
@@ -84,8 +84,7 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
 def _count(text: str, ids: tuple[str, ...], window: int, allow_special: bool) -> list[int]:
     # Imported here, not above: this module is imported when the server starts, before
     # Streamlit's runtime exists, and these modules make components and caches.
-    from ui.state import builtin_tokenizer
-    from ui.workspace.counts import cached_counts
+    from ui.state import builtin_tokenizer, cached_counts
 
     toks = [builtin_tokenizer(i) for i in ids]
     return [r.tokens for r in cached_counts(text, ids, window, allow_special, toks)]

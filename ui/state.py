@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, load_builtin
+from tokenizer_core import BUILTINS, CountRow, Tokenizer, TokenizerUnavailable, count_table, load_builtin
 from tokenizer_core.tokenizers import TokenizerInfo, builtin_infos
 
 _SESSION_KEY = "session_tokenizers"
@@ -96,6 +96,15 @@ def get_tokenizers(ids: list[str]) -> tuple[list[Tokenizer], list[TokenizerUnava
         except TokenizerUnavailable as exc:
             errors.append(exc)
     return loaded, errors
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)  # a spinner for long texts: the workspace's
+def cached_counts(
+    text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
+) -> list[CountRow]:
+    """The count rows of a text, shared by every session and by the count route (ui/count_api.py):
+    labelled by id; a page puts its session's names on them (`named`)."""
+    return unnamed(count_table(text, _toks, context_window=window, allow_special=allow_special))
 
 
 def unnamed(rows: Sequence[R], *, field: str = "tokenizer") -> list[R]:

@@ -47,7 +47,7 @@ def test_it_answers_the_counts_stock_tiktoken_gives_in_the_order_asked(client, s
 def test_what_it_counted_is_what_the_rerun_then_finds_counted(client):
     from tests.conftest import builtin
     from tokenizer_core import count_table
-    from ui.workspace.counts import cached_counts
+    from ui.state import cached_counts
 
     text = TEXT * 3 + "a text counted by the route first"
     assert _ask(client, text=text, window=32_768).status_code == 200

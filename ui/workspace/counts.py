@@ -10,7 +10,7 @@ import altair as alt
 import pyarrow as pa
 import streamlit as st
 
-from tokenizer_core import BUILTINS, CountRow, Segment, Tokenizer, count_table
+from tokenizer_core import BUILTINS, CountRow, Segment, Tokenizer
 from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
 from tokenizer_core.tokenizers import escape_markdown
@@ -21,17 +21,9 @@ from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_t
 
 from ..count_api import count_url
 from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
-from ..state import named, unnamed
+from ..state import cached_counts, named
 
 CUSTOM = "Custom..."
-
-
-@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)  # a spinner for long texts only: count_rows
-def cached_counts(
-    text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
-) -> list[CountRow]:
-    # shared by every session: rows labelled by id; the page puts this session's names on them
-    return unnamed(count_table(text, _toks, context_window=window, allow_special=allow_special))
 
 
 COUNTED = "counter_counted"  # this session's last counts: (what was counted, by which tokenizers, rows)
