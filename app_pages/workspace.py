@@ -44,8 +44,9 @@ def live_counts(
     choices: list[Choice], groups: list[TokenizerGroup], toks: list[Tokenizer], window: int, rest: list[str]
 ) -> PromptNow:
     """The text box and its counts: a fragment inside the workspace's, which typing reruns alone
-    so that the counts follow at Streamlit's own pace; once they are on screen the browser asks
-    for the parts of the `rest` that show an older text (ui/fast_first.py)."""
+    (after the box has written the counts it asked the server for: ui/count_api.py); once they
+    are on screen the browser asks for the parts of the `rest` that show an older text
+    (ui/fast_first.py)."""
     text, allow_special = text_box(toks, window)
     toks, counts = text_counts(text, choices, groups, toks, window, allow_special=allow_special)
     now = set_prompt_now(

@@ -218,7 +218,7 @@ class Session:
         )
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}{spec['url']}", data=body.encode(), method="POST",
-            headers={"Content-Type": "application/json"},
+            headers={**self.headers, "Content-Type": "application/json"},
         )  # fmt: skip
 
         def post() -> dict[str, int]:

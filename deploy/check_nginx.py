@@ -8,7 +8,8 @@ replicas' loopback ports, listen 8080 -> a free loopback port, logs to a tempora
 It then checks, through nginx:
 - /_stcore/health answers "ok";
 - several browsers (each its own cookie jar) load the page, get a route cookie, open the
-  websocket at /_stcore/stream, and see their own token counts;
+  websocket at /_stcore/stream, ask the count route (POST /api/counts) as the text box does,
+  and see their own token counts from both;
 - every request of one browser went to one replica (nginx's access log records the upstream
   of every request), and the browsers were spread over both replicas;
 - the longest share link the app makes (tokenizer_core.workspace.share.longest_link) opens
@@ -127,8 +128,10 @@ async def browser(port: int, i: int, enc) -> tuple[str, bool]:
     try:
         await s.open()
         text = f"Browser {i} says: " + "tokens and more tokens, " * (10 + i)
+        _, asked = await s.ask_counts("counter_text", text)  # as the box does, then the rerun
         r = await s.set(counter_text=text)
-        ok = metric_values(r).get("o200k_base") == f"{len(enc.encode_ordinary(text)):,}"
+        want = len(enc.encode_ordinary(text))
+        ok = metric_values(r).get("o200k_base") == f"{want:,}" and asked.get("o200k_base") == want
     finally:
         await s.close()
     return route.group(1), ok
@@ -177,7 +180,9 @@ def main() -> int:
         own = all(ok for _, ok in results)
         sticky = all(len(upstreams[r]) == 1 for r in routes)
         used = {u for r in routes for u in upstreams[r]}
-        print(f"{len(results)} browsers through nginx; each saw its own count: {own}")
+        print(
+            f"{len(results)} browsers through nginx; each saw its own count (the count route's and the rerun's): {own}"
+        )
         print(f"every request of a browser went to one replica: {sticky}")
         for r in routes:
             print(f"  route {r[:8]}...: {sorted(upstreams[r])}")

@@ -31,7 +31,9 @@ from starlette.routing import Route
 MAX_TOKENIZERS = 16  # more than the model picker lets a page choose
 PATH = "/api/counts"
 _THREADS = "tw-count"
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix=_THREADS)  # this machine's 2 cores
+# Two threads: a count of up to LIVE_LIMIT characters takes milliseconds; more would only queue
+# for the interpreter the sessions' reruns share.
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix=_THREADS)
 
 
 class _OwnThreads(logging.Filter):
@@ -71,7 +73,7 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
     if not isinstance(text, str) or len(text) > max_chars:
         raise ValueError("the text is missing or longer than the box counts as you type")
     if not isinstance(ids, list) or not 0 < len(ids) <= MAX_TOKENIZERS:
-        raise ValueError("ids: a list of 1 to 16 built-in tokenizer ids")
+        raise ValueError(f"ids: a list of 1 to {MAX_TOKENIZERS} built-in tokenizer ids")
     if not all(isinstance(i, str) and i in BUILTINS for i in ids):
         raise ValueError("ids: built-in tokenizers only")
     if isinstance(window, bool) or not isinstance(window, int) or window <= 0:

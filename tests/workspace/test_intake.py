@@ -28,7 +28,13 @@ from tokenizer_core.workspace.file import FORMAT, Workspace, WorkspaceError, loa
 from tokenizer_core.workspace.intake import read_messages, read_version, read_versions
 from tokenizer_core.workspace.limits import MAX_DEPTH, MAX_MESSAGES, MAX_TOOLS, MAX_VERSIONS, nesting_depth
 from tokenizer_core.workspace.models import picker_options
-from tokenizer_core.workspace.share import MAX_LINK_CHARS, MAX_SHARED_TEXT_BYTES, longest_link, share_link
+from tokenizer_core.workspace.share import (
+    MAX_LINK_CHARS,
+    MAX_SHARED_TEXT_BYTES,
+    PACKED,
+    longest_link,
+    share_link,
+)
 from tokenizer_core.workspace.versions import PromptVersion
 
 TOO_DEEP = f"nested too deeply (more than {MAX_DEPTH} levels)"
@@ -271,6 +277,25 @@ def test_the_longest_link_fits_one_nginx_buffer_and_the_app_servers_request_head
     assert 2 * len(query) + 2 * len(origin) + 2_000 <= 16 * 1024
     state = read_share_params(longest_link(ALL_MODELS), known_tokenizers=ALL_MODELS)
     assert state.warnings == [] and len(state.tokenizers) == len(ALL_MODELS)
+
+
+def test_a_link_with_every_model_keeps_the_first_chosen_and_says_how_many_it_left_out():
+    many = [f"vendor-model-{i:03d}-preview" for i in range(400)]  # more than the catalog's ~340 ids
+    link = share_link(
+        tokenizers=many, text="the text still fits", view="text", context_window=8192,
+        whitespace=False, allow_special=False,
+    )  # fmt: skip
+    kept = link.params["tok"].split(",")
+    assert kept == many[: len(kept)] and 100 < len(kept) < 400
+    assert len(urlencode({"tok": link.params["tok"]})) <= MAX_LINK_CHARS // 2
+    assert len(urlencode(link.params)) <= MAX_LINK_CHARS and "z" in link.params
+    assert link.left_out == (("tok", f"the last {400 - len(kept)} of 400: too many for a link"),)
+    assert PACKED["tok"] == "some of the models"
+    state = read_share_params(link.params, known_tokenizers=many)
+    assert state.tokenizers == kept and state.text == "the text still fits" and state.warnings == []
+    one = share_link(tokenizers=["x" * 9_000], text="", view="text", context_window=1, whitespace=False,
+                     allow_special=False)  # fmt: skip
+    assert one.params["tok"] == "x" * 9_000  # one model is never left out (nor such a name made)
 
 
 # ---------------------------------------------------------------- workspace files

@@ -19,7 +19,7 @@ import base64
 import binascii
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -32,12 +32,14 @@ from .versions import PromptVersion
 MAX_SHARED_TEXT_BYTES = 4_000
 # characters of the whole query: under nginx's 8 KB with the address and "GET /? HTTP/1.1"
 MAX_LINK_CHARS = 7_000
+# characters of it for the models (~150 of the catalog's ids): the rest is for the texts
+MAX_MODELS_CHARS = MAX_LINK_CHARS // 2
 VIEW_MODES = ("text", "ids", "hide")
 PROMPT_MODES = ("text", "chat")
 CHAT_ROLES = ("system", "developer", "user", "assistant")
 # What each packed parameter carries, in the words the page uses.
 PACKED = {"z": "the text", "zs": "the chat's system message", "zm": "the chat", "zt": "the tools",
-          "zv": "the saved versions"}  # fmt: skip
+          "zv": "the saved versions", "tok": "some of the models"}  # fmt: skip
 
 
 @dataclass
@@ -114,10 +116,19 @@ def share_link(
 
     Each text (the text, the chat, the tools, the versions) is carried up to
     MAX_SHARED_TEXT_BYTES of UTF-8, and the whole query up to MAX_LINK_CHARS: the prompt of
-    the current mode first, then the saved versions, then the rest.
+    the current mode first, then the saved versions, then the rest. The models take up to
+    MAX_MODELS_CHARS of it (the first chosen kept).
     """
+    left_out = []
+    kept = list(tokenizers)
+    while len(kept) > 1 and len(urlencode({"tok": ",".join(kept)})) > MAX_MODELS_CHARS:
+        kept.pop()  # the first chosen are kept
+    if len(kept) < len(tokenizers):
+        left_out.append(
+            ("tok", f"the last {len(tokenizers) - len(kept)} of {len(tokenizers)}: too many for a link")
+        )
     params = {
-        "tok": ",".join(tokenizers),
+        "tok": ",".join(kept),
         "view": view,
         "ctx": str(context_window),
         "ws": "1" if whitespace else "0",
@@ -135,7 +146,6 @@ def share_link(
         "zv": json.dumps(list(versions), ensure_ascii=False, separators=(",", ":")) if versions else "",
     }  # fmt: skip
     order = ("zm", "zt", "zs", "zv", "z") if mode == "chat" or chat else ("z", "zs", "zv", "zm", "zt")
-    left_out = []
     for key in order:
         if not texts[key]:
             continue
@@ -249,8 +259,8 @@ def read_share_params(
 
 def longest_link(tokenizers: Sequence[str], *, seed: int = 0) -> dict[str, str]:
     """The longest link this app makes (for checking the proxies in front of it): every
-    tokenizer named, a text and a saved version of random characters (which zlib cannot
-    shorten), as long as the link's limits allow.
+    tokenizer named (as many as a link keeps), a text and a saved version of random characters
+    (which zlib cannot shorten), each as long as the link's limits allow, the text first.
     ``len(urlencode(longest_link(["o200k_base"]))) <= MAX_LINK_CHARS``
     """
     import random
@@ -267,16 +277,18 @@ def longest_link(tokenizers: Sequence[str], *, seed: int = 0) -> dict[str, str]:
 
     text, version_text = noise(MAX_SHARED_TEXT_BYTES), noise(MAX_SHARED_TEXT_BYTES)
 
-    def link(n: int) -> ShareLink:
-        versions = [PromptVersion("v1", text=version_text[:n]).to_json()]
-        return share_link(tokenizers=tokenizers, text=text, view="text", context_window=100_000_000,
+    def link(n_text: int, n_version: int) -> ShareLink:
+        versions = [PromptVersion("v1", text=version_text[:n_version]).to_json()]
+        return share_link(tokenizers=tokenizers, text=text[:n_text], view="text", context_window=100_000_000,
                           whitespace=True, allow_special=True, versions=versions)  # fmt: skip
 
-    lo, hi = 0, len(version_text)  # the longest version the link still carries
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if "zv" in link(mid).params:
-            lo = mid
-        else:
-            hi = mid - 1
-    return link(lo).params
+    def longest(fits: Callable[[int], bool], most: int) -> int:
+        lo, hi = 0, most  # the largest n that fits
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+        return lo
+
+    n_text = longest(lambda n: "z" in link(n, 0).params, len(text))  # the text first, as the page keeps it
+    n_version = longest(lambda n: "zv" in link(n_text, n).params, len(version_text))
+    return link(n_text, n_version).params
