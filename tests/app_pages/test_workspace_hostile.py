@@ -231,3 +231,18 @@ def test_the_share_section_says_what_the_link_left_out(errors_logged):
         in notes
     )
     assert "z" not in at.query_params
+
+
+def test_every_model_chosen_makes_a_link_that_names_the_first_and_says_so(errors_logged):
+    from ui.models import known_choice_ids
+
+    every = known_choice_ids()
+    at = _open({"tok": "gpt-4o"})
+    choose(at, "counter_tokenizers", every)
+    _clean(at, errors_logged)
+    chosen = [i for i in at.session_state["counter_tokenizers"] if i in every]
+    kept = at.query_params["tok"].split(",")
+    assert 100 < len(kept) < len(chosen) and kept == chosen[: len(kept)]  # the first chosen
+    notes = " ".join(c.value for c in at.caption).replace("\\", "")
+    left = f"Left out of the link: some of the models (the last {len(chosen) - len(kept)} of {len(chosen)}"
+    assert left in notes
