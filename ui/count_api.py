@@ -60,6 +60,7 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
     max_chars=30_000) -> ("hi", ("o200k_base",), 8192, False)``
     """
     from tokenizer_core import BUILTINS
+    from tokenizer_core.tokenizers import clean_text
 
     if len(body) > 4 * max_chars + 4096:  # UTF-8 is at most 4 bytes a character
         raise ValueError("the text is longer than the box counts as you type")
@@ -80,7 +81,7 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
         raise ValueError("window: a positive number of tokens")
     if not isinstance(special, bool):
         raise ValueError("special: true or false")
-    return text, tuple(ids), window, special
+    return clean_text(text), tuple(ids), window, special  # half an emoji: U+FFFD, as the box's rerun
 
 
 def _count(text: str, ids: tuple[str, ...], window: int, allow_special: bool) -> list[int]:

@@ -26,6 +26,8 @@ import uuid
 
 import streamlit as st
 
+from tokenizer_core.tokenizers import clean_text
+
 # Characters up to which the box counts as you type. Measured, not chosen:
 #   python bench/bench_live.py --quick --sizes 1,10,20,50,100   (2026-11-30, load average 9-15 on 2 cores)
 #   python bench/bench_live.py --quick --sizes 10,20,30,50      (same day, load average 9)
@@ -191,7 +193,9 @@ def _on_typed(key: str) -> None:
         return
     if value.get("rev") != st.session_state.get(f"{key}_live_rev"):
         return  # typed before Python's replacement reached the box: the replacement wins
-    st.session_state[key] = st.session_state[f"{key}_live_seen"] = value["text"]
+    # A browser can send half an emoji (a lone surrogate, e.g. from a script that cut a string):
+    # every tokenizer reads it as U+FFFD, and Python's caches cannot hash it, so it becomes that here.
+    st.session_state[key] = st.session_state[f"{key}_live_seen"] = clean_text(value["text"])
 
 
 def _on_need(key: str) -> None:

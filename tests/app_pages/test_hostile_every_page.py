@@ -67,6 +67,10 @@ FILES = {
         mode="poem",
     ),  # fmt: skip
     "ws-many.json": _workspace(versions=[{}] * 5_000, mode="chat", messages=[["user", ""]] * 1_300),
+    # half an emoji, written as JSON writes it ("\ud83d"): a text no cache of Python's can hash
+    "ws-half-emoji.json": _workspace(
+        text="half \ud83d", messages=[["user", "\udfff half"]], versions=[{"name": "v", "text": "\ud800"}]
+    ),
     "tokenizer.json": _panicky_json(),
     "words.csv": b"language,text\n**x** [y](https://evil.example)," + BAD_TEXT.encode() + b"\n",
 }

@@ -100,3 +100,20 @@ def test_an_answer_for_other_cards_is_not_shown(app_page):
     shown = app_page.page.evaluate("() => window.__twShown")
     assert [0, "1"] not in shown and [1, "2"] not in shown, shown
     assert _shown(app_page) == [f"{builtin(t).count(text + '?'):,}" for t in DEFAULT]
+
+
+def test_half_an_emoji_from_the_browser_is_counted_as_u_fffd_and_breaks_nothing(app_page):
+    """A browser can hold half an emoji (a lone surrogate: a script cut a string, a paste): the
+    route and the rerun count it as every tokenizer reads it, U+FFFD, and nothing fails."""
+    _start(app_page, "start")
+    answers: list[int] = []
+    app_page.page.on(
+        "response", lambda r: answers.append(r.status) if r.url.endswith("/api/counts") else None
+    )
+    put = """(box) => { box.value = 'half an emoji ' + String.fromCharCode(0xd83d) + ' here';
+                        box.dispatchEvent(new Event('input', {bubbles: true})); }"""
+    app_page.run(lambda: _box(app_page).evaluate(put))
+    assert answers == [200]
+    whole = "half an emoji \ufffd here"
+    assert _shown(app_page) == [f"{builtin(t).count(whole):,}" for t in DEFAULT]
+    assert not app_page.exceptions()

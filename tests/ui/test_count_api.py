@@ -126,3 +126,27 @@ def test_streamlit_run_serves_the_app_with_its_route():
     assert isinstance(module.app, App)
     assert [r.path for r in module.app._user_routes] == [PATH]
     assert Path(module.app.script_path).resolve() == ROOT / "streamlit_app.py"
+
+
+def test_half_an_emoji_is_counted_as_the_rerun_counts_it(client, stock):
+    """A browser can send a lone surrogate (half an emoji); every tokenizer reads it as U+FFFD,
+    and so does the route (Streamlit's caches cannot hash it)."""
+    text = "half an emoji: \ud83d and a whole one: \U0001f600"
+    answer = _ask(client, text=text, ids=["o200k_base", "cl100k_base"])
+    assert answer.status_code == 200
+    whole = text.replace("\ud83d", "\ufffd")
+    assert answer.json()["tokens"] == [
+        len(stock[i].encode_ordinary(whole)) for i in ("o200k_base", "cl100k_base")
+    ]
+
+
+def test_the_box_hands_python_half_an_emoji_as_u_fffd(monkeypatch):
+    import ui.live_text as live
+
+    state = {"k_live_box": {"typed": {"text": "a \ud83d b", "rev": "r:1"}}, "k_live_rev": "r:1"}
+    monkeypatch.setattr(live.st, "session_state", state)
+    live._on_typed("k")
+    assert state["k"] == state["k_live_seen"] == "a \ufffd b"
+    state["k_live_box"] = {"typed": {"text": "typed before a sample replaced it", "rev": "r:0"}}
+    live._on_typed("k")
+    assert state["k"] == "a \ufffd b"  # an older revision's text is not taken

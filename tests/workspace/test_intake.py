@@ -298,11 +298,31 @@ def test_a_link_with_every_model_keeps_the_first_chosen_and_says_how_many_it_lef
     assert one.params["tok"] == "x" * 9_000  # one model is never left out (nor such a name made)
 
 
+def test_half_an_emoji_in_json_becomes_u_fffd_and_a_whole_one_stays():
+    from tokenizer_core.workspace.limits import load_json
+
+    assert load_json('["\\ud83d\\ude00", "\\ud83d!", {"\\udfff": "x"}]', what="tools") == [
+        "\U0001f600", "\ufffd!", {"\ufffd": "x"}
+    ]  # fmt: skip
+    assert load_json('"a\ud800b"', what="tools") == "a\ufffdb"  # a raw one, as a live box sends it
+
+
 # ---------------------------------------------------------------- workspace files
 
 
 def _file(**fields) -> bytes:
     return json.dumps({"format": FORMAT, "version": 1, **fields}).encode()
+
+
+def test_half_an_emoji_in_a_file_becomes_u_fffd_in_every_text():
+    half = "half \\ud83d emoji \\ud83d\\ude00"
+    raw = (
+        f'{{"format": "{FORMAT}", "version": 1, "models": ["gpt-4o"], "text": "{half}", '
+        f'"messages": [["user", "{half}"]], "versions": [{{"name": "v", "text": "{half}"}}]}}'
+    )
+    ws, notes = load_workspace(raw.encode(), known_models=["gpt-4o"])
+    whole = "half \ufffd emoji \U0001f600"
+    assert (ws.text, ws.messages, ws.versions[0].text, notes) == (whole, [("user", whole)], whole, [])
 
 
 def test_a_file_with_bad_values_keeps_the_rest_with_a_note_each():

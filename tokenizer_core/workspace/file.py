@@ -27,7 +27,7 @@ from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
 from ..tokenizers.textio import InputError, read_json_file
 from .diff import DiffRegion, diff_html, diff_regions
 from .intake import read_messages, read_version, read_versions, tools_problem
-from .limits import MAX_DEPTH, nesting_depth, shown, too_deep_message
+from .limits import MAX_DEPTH, nesting_depth, no_lone_surrogates, shown, too_deep_message
 from .versions import KINDS, PromptVersion, version_tokens
 
 FORMAT = "tokenizer-workbench/workspace"
@@ -99,6 +99,7 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
         raise WorkspaceError(
             too_deep_message("file's lists and objects") + " Upload a workspace file saved by this app"
         )
+    doc = no_lone_surrogates(doc)  # "\ud83d" (half an emoji) in its texts: U+FFFD, as tokenizers read it
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise WorkspaceError(f'not a workspace file saved by this app (expected "format": "{FORMAT}")')
     version = doc.get("version")

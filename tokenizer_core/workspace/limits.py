@@ -13,6 +13,9 @@ functions are supported").
 from __future__ import annotations
 
 import json
+import re
+
+from ..tokenizers import clean_text
 
 MAX_MESSAGES = 50  # chat messages in the editor, a link, a file or a saved version
 MAX_VERSIONS = 50  # saved prompt versions
@@ -61,7 +64,7 @@ def load_json(text: str, *, what: str, limit: int = MAX_DEPTH) -> object:
     ``load_json("[[1]]", what="tools") -> [[1]]``
     """
     try:
-        value = json.loads(text)
+        value = json.loads(clean_text(text))
     except RecursionError:
         raise TooDeep(too_deep_message(what, limit=limit)) from None
     except json.JSONDecodeError:
@@ -70,6 +73,22 @@ def load_json(text: str, *, what: str, limit: int = MAX_DEPTH) -> object:
         raise JSONInputError(f"The {what} hold a number too long to read (thousands of digits).") from None
     if nesting_depth(value, limit=limit) > limit:
         raise TooDeep(too_deep_message(what, limit=limit))
+    return no_lone_surrogates(value) if _ESCAPED_SURROGATE.search(text) else value
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def no_lone_surrogates(value: object) -> object:
+    """`value` with each lone surrogate in its strings (half an emoji, written ``\\ud83d`` in
+    JSON) made U+FFFD, as every tokenizer reads it: Python's caches cannot hash such a string.
+    ``no_lone_surrogates({"a\\ud800": ["\\udfff"]}) -> {"a\\ufffd": ["\\ufffd"]}``"""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [no_lone_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_text(k): no_lone_surrogates(v) for k, v in value.items()}
     return value
 
 
