@@ -14,7 +14,7 @@ import logging
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ENTRY, builtin
+from tests.conftest import ENTRY, builtin, shown_counts
 from tests.picker_helpers import choose
 from tests.tokenizers.test_failures import BAD_TEXT, NAME, _panicky
 from tokenizer_core.workspace import pack_text
@@ -246,3 +246,13 @@ def test_every_model_chosen_makes_a_link_that_names_the_first_and_says_so(errors
     notes = " ".join(c.value for c in at.caption).replace("\\", "")
     left = f"Left out of the link: some of the models (the last {len(chosen) - len(kept)} of {len(chosen)}"
     assert left in notes
+
+
+def test_half_an_emoji_in_a_link_is_counted_as_u_fffd(errors_logged):
+    """A link can carry a lone surrogate (half an emoji): the page reads it as every tokenizer
+    does, U+FFFD, and counts it (it stopped with an error: Streamlit's cache cannot hash one)."""
+    at = _open({"tok": "gpt-4o", "z": pack_text("half an emoji: \ud83d")})
+    _clean(at, errors_logged)
+    whole = "half an emoji: \ufffd"
+    assert at.session_state["counter_text"] == whole
+    assert shown_counts(at)["o200k_base"] == f"{builtin('o200k_base').count(whole):,}"

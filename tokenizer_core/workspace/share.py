@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from ..tokenizers import clean_text
 from .intake import read_messages, read_versions, tools_problem
 from .limits import JSONInputError, load_json, shown
 from .versions import PromptVersion
@@ -78,7 +79,8 @@ def pack_text(text: str) -> str:
 
 
 def unpack_text(packed: str) -> str:
-    """Inverse of pack_text; raises ValueError for anything damaged or longer than the app packs."""
+    """Inverse of pack_text (a lone surrogate comes back as U+FFFD); raises ValueError for
+    anything damaged or longer than the app packs."""
     try:
         raw = base64.b64decode(packed + "=" * (-len(packed) % 4), altchars=b"-_", validate=True)
         # cap the output so a crafted link cannot blow up memory
@@ -88,7 +90,9 @@ def unpack_text(packed: str) -> str:
             raise ValueError("the shared text is too long")
         if not d.eof:  # empty or cut short: a link copied in part
             raise ValueError("the shared text is damaged (incomplete)")
-        return data.decode("utf-8", "surrogatepass")
+        # half an emoji (a lone surrogate) read back as U+FFFD, as every tokenizer reads it: a
+        # string holding one cannot be hashed by the page's caches
+        return clean_text(data.decode("utf-8", "surrogatepass"))
     except (binascii.Error, zlib.error, UnicodeDecodeError) as exc:
         raise ValueError(f"the shared text is damaged ({type(exc).__name__})") from None
 
