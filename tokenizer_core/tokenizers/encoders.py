@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from .hf_cost import CostProblem, Growth, pipeline_growth
 from .native import check_text, engine_specials, vocabulary_problem
 from .segments import Segment, remap_segments, resegment, segments_from_offsets, segments_from_pieces
 
@@ -426,6 +427,15 @@ def engine_guard(tokenizer_id: str) -> Iterator[None]:
 
 _BYTE_TOKEN = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
 
+# A user's tokenizer.json may turn a text into at most this many characters per character before
+# its model makes tokens (checked on each text before it is encoded; at most one token per UTF-8
+# byte follows, so at most 4 per character). Real ones stay near 1: byte-level turns a character
+# into at most 4 (one per UTF-8 byte), Metaspace adds one marker per word; only a text made of
+# rare NFKC expansions such as U+FDFA (18 characters) goes past. Past this, the engine's memory
+# grows with the output (about 1.4 GB for 5 million tokens), so the text is not counted.
+MAX_GROWTH_PER_CHAR = 8
+_GROWTH_CHUNK = 1024  # characters normalised at a time while measuring the growth
+
 
 def _gpt2_byte_decoder() -> dict[str, int]:
     """The printable-character alphabet byte-level BPE vocabularies use for the 256 bytes."""
@@ -438,6 +448,20 @@ def _gpt2_byte_decoder() -> dict[str, int]:
             chars.append(256 + n)
             n += 1
     return {chr(c): b for b, c in zip(keep, chars)}
+
+
+def _own_growth(tokenizer: tokenizers.Tokenizer) -> Growth:
+    """The worst-case growth of a loaded tokenizer's normaliser and pre-tokenizer (hf_cost)."""
+    import json
+
+    steps = {
+        key: json.loads(step.__getstate__()) if step is not None else None
+        for key, step in (("normalizer", tokenizer.normalizer), ("pre_tokenizer", tokenizer.pre_tokenizer))
+    }
+    try:
+        return pipeline_growth(steps)
+    except CostProblem:  # refused at upload; one built some other way is measured, as the worst
+        return Growth(normalizer=MAX_GROWTH_PER_CHAR + 1, pre_tokenizer=8)  # ByteLevel + Metaspace
 
 
 class HFTokenizer(Tokenizer):
@@ -470,6 +494,8 @@ class HFTokenizer(Tokenizer):
         self._special_ids = frozenset(self._special.values())
         self._byte_level = '"ByteLevel"' in tokenizer.to_str()[:200_000]
         self._byte_decoder = _gpt2_byte_decoder() if self._byte_level else {}
+        # a user's file: the growth its steps allow, to measure texts before encoding them
+        self._growth = _own_growth(tokenizer) if info.kind != "builtin" else None
         # `encode_special_tokens` is state on the shared object: set it and encode under a lock
         self._lock = threading.Lock()
 
@@ -486,7 +512,33 @@ class HFTokenizer(Tokenizer):
     def n_vocab(self) -> int:
         return self.tokenizer.get_vocab_size(with_added_tokens=True)
 
+    def _check_growth(self, texts: Sequence[str]) -> None:
+        """Raise TokenizerFailed before a user's tokenizer would make `texts` more than
+        MAX_GROWTH_PER_CHAR times longer: its normaliser's output is measured a chunk at a time
+        (bounded memory); the pre-tokenizer's worst case is known from its steps."""
+        growth = self._growth
+        if growth is None or growth.total <= MAX_GROWTH_PER_CHAR:
+            return  # a built-in, or steps that cannot grow a text past the bound
+        normalizer = self.tokenizer.normalizer
+        n_chars = sum(map(len, texts))
+        limit = MAX_GROWTH_PER_CHAR * n_chars + 64
+        grown = 0.0
+        with engine_guard(self.info.id):
+            for text in texts:
+                for start in range(0, len(text), _GROWTH_CHUNK):
+                    chunk = clean_text(text[start : start + _GROWTH_CHUNK])
+                    size = len(normalizer.normalize_str(chunk)) if normalizer is not None else len(chunk)
+                    grown += size * growth.pre_tokenizer
+                    if grown > limit:
+                        raise TokenizerFailed(
+                            self.info.id,
+                            f"its normalizer makes this text more than {MAX_GROWTH_PER_CHAR} times "
+                            "longer, which no real tokenizer does, so it was not counted (a "
+                            "Replace or Prepend step of the file inserts too much text)",
+                        )
+
     def _encode(self, text: str, allow_special: bool):
+        self._check_growth([text])
         with self._lock, engine_guard(self.info.id):
             self.tokenizer.encode_special_tokens = not allow_special
             return self.tokenizer.encode(clean_text(text), add_special_tokens=False)
@@ -502,6 +554,7 @@ class HFTokenizer(Tokenizer):
         return len(self._encode(text, allow_special).ids)
 
     def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
+        self._check_growth(texts)
         with self._lock, engine_guard(self.info.id):
             self.tokenizer.encode_special_tokens = not allow_special
             # counts need no offsets: the offset-free batch call is about 2x faster
@@ -515,6 +568,7 @@ class HFTokenizer(Tokenizer):
         for DeepSeek V4."""
         import numpy as np
 
+        self._check_growth(pieces)
         with self._lock:
             self.tokenizer.encode_special_tokens = True
             batch = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)

@@ -21,6 +21,7 @@ from typing import Any
 from . import package_data, patterns
 from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
 from .gemma import GEMMA, load_gemma
+from .hf_cost import pipeline_problem
 from .hf_schema import hf_json_problem
 from .llama4 import LLAMA4, load_llama4
 from .mistral_spm import MISTRAL_SPM, load_mistral_spm
@@ -518,14 +519,40 @@ def tokenizer_from_tiktoken_bytes(
     return TiktokenTokenizer(info, enc, newline_safe=True)
 
 
+# Tokens per character no real tokenizer reaches on the probe texts. A byte-level or byte-fallback
+# model makes at most one token per UTF-8 byte, and a character is at most 4 bytes, so 4 is the
+# worst honest case (the probes' emoji, Devanagari and CJK, all as single bytes, stay under it);
+# twice that leaves room for a Prepend or Metaspace marker per word.
+MAX_PROBE_TOKENS_PER_CHAR = 8
+
+
+def _parsed_json(text: str) -> Any:
+    """The JSON of an upload, or None when it does not parse (hf_json_problem then says why)."""
+    import json
+
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
 def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
-    """A user's Hugging Face `tokenizer.json`. Raises VocabularyError for a bad file."""
+    """A user's Hugging Face `tokenizer.json`. Raises VocabularyError for a bad file.
+
+    Before anything is built, its steps are checked for what they may cost (hf_cost): a step
+    that can grow the text is refused. Then it must encode the probe texts without failing
+    and with no more than MAX_PROBE_TOKENS_PER_CHAR tokens per character.
+    """
     if len(data) > MAX_UPLOAD_BYTES:
         raise VocabularyError(f"the file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise VocabularyError("a tokenizer.json must be UTF-8 JSON; this file is not") from None
+    doc = _parsed_json(text)
+    if isinstance(doc, dict) and (problem := pipeline_problem(doc)):
+        raise VocabularyError(f"this tokenizer.json cannot be used: {problem}")
+    del doc
     import tokenizers
 
     try:
@@ -535,7 +562,7 @@ def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
         raise VocabularyError(f"not a usable Hugging Face tokenizer.json: {problem}") from None
     for probe in PROBE_TEXTS:
         try:
-            tk.encode(probe, add_special_tokens=False)
+            n_tokens = len(tk.encode(probe, add_special_tokens=False).ids)
         except BaseException as exc:  # a Rust panic is a BaseException  # noqa: BLE001
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
@@ -543,6 +570,12 @@ def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
                 f"it fails on ordinary text such as {probe[:24]!r}: {engine_problem(exc)}. "
                 "Fix the pattern of its pre-tokenizer's Split step, or use another file"
             ) from None
+        if n_tokens > MAX_PROBE_TOKENS_PER_CHAR * len(probe):
+            raise VocabularyError(
+                f"this tokenizer.json cannot be used: it makes {n_tokens:,} tokens of the "
+                f"{len(probe)} characters {probe[:24]!r}, more than {MAX_PROBE_TOKENS_PER_CHAR} "
+                "per character, which no real tokenizer does (one per byte is the most)"
+            )
     model = type(tk.model).__name__
     name = name.strip() or "my tokenizer"
     info = TokenizerInfo(
