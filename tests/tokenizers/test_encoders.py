@@ -59,11 +59,29 @@ def test_a_minimal_byte_vocabulary_round_trips_any_text(text):
         (_byte_vocab() + base64.b64encode(b"zz") + b" 5\n", "share rank 5"),
         (_byte_vocab() + base64.b64encode(b"a") + b" 300\n", "appears twice"),
         (_byte_vocab() + base64.b64encode(b"zz") + b" -3\n", "negative"),
+        # issue #31: accepted as "4,000,000,001 tokens"
+        (_byte_vocab() + base64.b64encode(b"zz") + b" 4000000000\n", "has rank 4,000,000,000; a rank is"),
+        (_byte_vocab() + base64.b64encode(b"zz") + b" 3000000\n", "go up to 3,000,000 for 257 tokens"),
     ],
 )
 def test_bad_tiktoken_files_get_a_clear_error(data, message):
     with pytest.raises(VocabularyError, match=message):
         tokenizer_from_tiktoken_bytes(data, name="bad", pattern_id="r50k")
+
+
+def test_ranks_with_gaps_as_in_a_trimmed_vocabulary_are_accepted():
+    # r50k without 1,000 of its tokens keeps its numbering (gaps), as a trimmed vocabulary does
+    lines = R50K_BYTES.splitlines(keepends=True)
+    trimmed = b"".join(lines[:20_000] + lines[21_000:])
+    tok = tokenizer_from_tiktoken_bytes(trimmed, name="trimmed", pattern_id="r50k")
+    assert tok.encode("hello world") == [31373, 995]  # the r50k reference ids
+
+
+def test_special_token_ids_far_past_the_ranks_are_refused():
+    with pytest.raises(VocabularyError, match="must follow the last rank 256"):
+        tokenizer_from_tiktoken_bytes(
+            _byte_vocab([b"ab"]), name="x", pattern_id="r50k", special_tokens={"<|x|>": 4_000_000_000}
+        )
 
 
 def test_unknown_pattern_is_refused():

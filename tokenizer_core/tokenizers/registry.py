@@ -480,6 +480,11 @@ def _custom_id(data: bytes, *settings: object) -> str:
     return "custom-" + digest[:16]
 
 
+# Special tokens follow the ordinary ranks (cl100k's <|endoftext|> is 100257, two past its last
+# rank; Llama 3 reserves 256 ids): an id far past the last rank would size the vocabulary by it.
+MAX_RANK_GAP_SPECIAL = 10_000
+
+
 def tokenizer_from_tiktoken_bytes(
     data: bytes,
     *,
@@ -503,6 +508,11 @@ def tokenizer_from_tiktoken_bytes(
     clash = [s for s, i in specials.items() if i <= top]
     if clash:
         raise VocabularyError(f"special token ids must be above the last rank {top}: {clash[:3]}")
+    far = [s for s, i in specials.items() if i > top + MAX_RANK_GAP_SPECIAL]
+    if far:
+        raise VocabularyError(
+            f"special token ids must follow the last rank {top:,} (within {MAX_RANK_GAP_SPECIAL:,}): {far[:3]}"
+        )
     name = name.strip() or "my tokenizer"
     info = TokenizerInfo(
         _custom_id(data, pattern_id, sorted(specials.items())), name, "Custom (.tiktoken)", (), len(ranks) + len(specials),

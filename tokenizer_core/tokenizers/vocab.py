@@ -72,11 +72,21 @@ def tiktoken_blob(ranks: Mapping[bytes, int]) -> bytes:
     return b"".join(b64(tok, newline=False) + b" %d\n" % rank for tok, rank in ordered)
 
 
+# The highest rank a vocabulary may have: 16 times the largest real one (Gemma 3's 262,144
+# tokens). A rank is a token id, so it sets the vocabulary's size: one token at rank
+# 4,000,000,000 made a 300-token file "4,000,000,001 tokens".
+MAX_RANK = 4_194_303
+# Ranks are the numbers 0, 1, 2, ... in order; a vocabulary with some tokens taken out keeps
+# gaps, but its highest rank stays within twice its number of tokens (plus this much).
+RANK_GAP_ALLOWANCE = 1_024
+
+
 def validate_ranks(ranks: Ranks) -> None:
-    """Check what tiktoken needs before it is handed the ranks.
+    """Check what tiktoken needs before it is handed the ranks, and that they are sane.
 
     tiktoken panics (a BaseException that ``except Exception`` misses) when a byte has no rank
-    or two tokens share one, so both are checked here with a readable message.
+    or two tokens share one, so both are checked here with a readable message; a rank past
+    MAX_RANK, or ranks that skip most numbers, are refused as no real vocabulary has them.
     """
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
@@ -89,9 +99,21 @@ def validate_ranks(ranks: Ranks) -> None:
     for tok, rank in ranks.items():
         if rank < 0:
             raise VocabularyError(f"token {tok!r} has a negative rank {rank}")
+        if rank > MAX_RANK:
+            raise VocabularyError(
+                f"token {tok[:40]!r} has rank {rank:,}; a rank is a token's number, counted from 0, "
+                f"and no real vocabulary goes past a few hundred thousand (at most {MAX_RANK:,} "
+                "is accepted)"
+            )
         if rank in seen:
             raise VocabularyError(f"tokens {seen[rank]!r} and {tok!r} share rank {rank}")
         seen[rank] = tok
+    top = max(seen)
+    if top > 2 * len(ranks) + RANK_GAP_ALLOWANCE:
+        raise VocabularyError(
+            f"the ranks go up to {top:,} for {len(ranks):,} tokens; ranks number the tokens 0, 1, "
+            "2, ... and these skip most numbers, so the file is not a usable vocabulary"
+        )
 
 
 def read_quicktok_vocab(path: Path) -> Ranks:
