@@ -121,3 +121,31 @@ def test_chunks_page_says_what_is_wrong():
     select.select_index(select.options.index(f"{NAME} (yours)")).run()
     assert not at.exception, at.exception
     assert "gives up on this text" in _errors(at)
+
+
+@pytest.mark.parametrize("setting", ["1", "full"])
+def test_a_panic_puts_its_message_in_the_log_without_a_backtrace(setting):
+    # issue #31: with RUST_BACKTRACE set, each failing regex printed a 40-line backtrace
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "from tests.tokenizers.test_failures import BAD_TEXT, _panicky\n"
+        "from tokenizer_core import TokenizerFailed\n"
+        "tok = _panicky()\n"
+        "for _ in range(3):\n"
+        "    try:\n"
+        "        tok.count(BAD_TEXT)\n"
+        "    except TokenizerFailed:\n"
+        "        pass\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "RUST_BACKTRACE": setting}
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert "stack backtrace" not in out.stderr
+    assert sum("retry-limit-in-match" in line for line in lines) == 3  # each panic is still told
+    assert len(lines) <= 3 * 2 + 1  # "panicked at ...", the message; one note the first time

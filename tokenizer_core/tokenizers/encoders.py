@@ -23,6 +23,13 @@ from .hf_cost import CostProblem, Growth, pipeline_growth
 from .native import check_text, engine_specials, vocabulary_problem
 from .segments import Segment, remap_segments, resegment, segments_from_offsets, segments_from_pieces
 
+# A user's tokenizer can panic in Rust on some text (its regex gives up: onig, inside
+# `tokenizers`); engine_guard turns that into a message on the page, but Rust's panic hook also
+# writes to the server log, and with RUST_BACKTRACE set (as in many shells and images) each
+# panic wrote a 40-line backtrace there. The panic is expected and handled, so the log gets its
+# message alone. Rust reads the variable at the first panic, after this import.
+os.environ["RUST_BACKTRACE"] = "0"
+
 if TYPE_CHECKING:
     import numpy as np
     import tiktoken
