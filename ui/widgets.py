@@ -24,6 +24,7 @@ from tokenizer_core.tokenizers import (
     PATTERNS,
     TEXT_EXTENSIONS,
     escape_markdown,
+    vocabulary_file_problem,
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
 
@@ -234,6 +235,8 @@ def _add_custom(kind: str) -> None:
     if file is None:
         st.session_state["custom_tok_error"] = "Choose a file first."
         return
+    if vocabulary_file_problem(file.name, kind):
+        return  # the box already says why the file is not a vocabulary
     name = st.session_state.get("custom_tok_name", "") or file.name
     try:
         if kind == "tiktoken":
@@ -315,13 +318,18 @@ def custom_tokenizer_sidebar() -> None:
             "Format", ["tiktoken", "hf"], key="custom_tok_kind", horizontal=True,
             format_func={"tiktoken": ".tiktoken", "hf": "tokenizer.json"}.get,
         )  # fmt: skip
+        # any file is taken and its name checked here: Streamlit's own type filter answers a
+        # wrong file with "application/octet-stream files are not allowed"
         file = st.file_uploader(
-            "Vocabulary file", type=["tiktoken", "txt"] if kind == "tiktoken" else ["json"],
-            key="custom_tok_file",
+            "Vocabulary file", key="custom_tok_file",
+            help="A .tiktoken (or .txt) file for .tiktoken, a .json file for tokenizer.json.",
         )  # fmt: skip
+        wrong = vocabulary_file_problem(file.name, kind) if file is not None else None
+        if wrong:
+            st.error(escape_markdown(wrong), icon=":material/error:")
         if kind == "tiktoken":
-            known = _upload_identity(file) if file is not None else None
-            if file is not None:
+            known = _upload_identity(file) if file is not None and not wrong else None
+            if file is not None and not wrong:
                 _pattern_notes(known)
             pattern = st.selectbox(
                 "Pre-tokenization pattern", list(PATTERNS), key="custom_tok_pattern",

@@ -273,6 +273,24 @@ def test_a_file_that_cannot_be_read_is_told_at_once(app):
     assert not at.warning and not at.info
 
 
+@pytest.mark.parametrize(
+    ("kind", "name", "message"),
+    [
+        ("tiktoken", "x.py", "A .tiktoken vocabulary is a .tiktoken or .txt file; x.py is not one."),
+        ("hf", "x.py", "A Hugging Face tokenizer.json is a .json file; x.py is not one."),
+        ("tiktoken", "tokenizer.json", "If it is a Hugging Face tokenizer.json, choose that format above."),
+    ],
+)
+def test_a_file_of_another_kind_is_told_what_a_vocabulary_file_is(app, kind, name, message):
+    # issue #31: Streamlit's own type filter answered "application/octet-stream files are not allowed"
+    app.radio(key="custom_tok_kind").set_value(kind).run()
+    at = _upload(app, b"print('hello')\n", name=name)
+    assert message in _texts(at.error)
+    at.button(key="custom_tok_add").click().run()
+    assert not at.exception and not at.success and not at.session_state["session_tokenizers"]
+    assert _texts(at.error).count(message) == 1  # said once, by the file box
+
+
 def test_an_extended_vocabulary_gets_its_base_pattern_and_a_caution(app):
     at = _upload(app, R50K_BYTES + base64.b64encode(b"zzzqqq") + b" 50256\n", name="gpt2-plus.tiktoken")
     assert at.selectbox(key="custom_tok_pattern").value == "r50k"

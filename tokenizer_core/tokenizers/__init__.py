@@ -61,7 +61,7 @@ from .render import (
 from .segments import Segment, boundary_offsets, segments_from_pieces, token_count, unshared_boundaries
 from .textio import MAX_TEXT_BYTES, TEXT_EXTENSIONS, InputError, decode_text, load_sample, sample_names
 from .view_data import TokenPane, pane_marks, pane_segments, token_view_data, view_payload
-from .vocab import VocabularyError
+from .vocab import VocabularyError, vocabulary_file_problem
 
 __all__ = [
     # registry, engines, vocabulary files, patterns
@@ -69,7 +69,7 @@ __all__ = [
     "Tokenizer", "TokenizerFailed", "TokenizerInfo", "TokenizerUnavailable", "VocabularyError", "builtin_infos",
     "clean_text", "load_builtin", "split_for_batch", "tokenizer_from_encoding",
     "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes", "view_windows",
-    "NO_PUBLIC_TOKENIZER", "model_index",
+    "NO_PUBLIC_TOKENIZER", "model_index", "vocabulary_file_problem",
     # segments and token HTML
     "Segment", "boundary_offsets", "escape_markdown", "legend_html", "markdown_code",
     "segments_from_pieces", "segments_html", "token_background", "token_class", "token_css", "token_count", "token_hue",

@@ -26,6 +26,30 @@ class VocabularyError(ValueError):
     """A vocabulary file that cannot be used; the message says what is wrong and where."""
 
 
+# The file names each kind of vocabulary upload takes (the sidebar's "Format" choice).
+VOCABULARY_SUFFIXES = {"tiktoken": (".tiktoken", ".txt"), "hf": (".json",)}
+_KIND_WORDS = {"tiktoken": "a .tiktoken vocabulary", "hf": "a Hugging Face tokenizer.json"}
+
+
+def vocabulary_file_problem(filename: str, kind: str) -> str | None:
+    """Why a file of this name is not a vocabulary of `kind` ("tiktoken" or "hf"), or None.
+
+    ``vocabulary_file_problem("x.py", "tiktoken")`` -> "A .tiktoken vocabulary is a .tiktoken
+    or .txt file; x.py is not one."
+    """
+    suffixes = VOCABULARY_SUFFIXES[kind]
+    if filename.lower().endswith(suffixes):
+        return None
+    listed = " or ".join(suffixes)
+    message = (
+        f"{_KIND_WORDS[kind][0].upper()}{_KIND_WORDS[kind][1:]} is a {listed} file; {filename} is not one."
+    )
+    for other, other_suffixes in VOCABULARY_SUFFIXES.items():
+        if other != kind and filename.lower().endswith(other_suffixes):
+            message += f" If it is {_KIND_WORDS[other]}, choose that format above."
+    return message
+
+
 def sha256_bytes(data: bytes) -> str:
     """Hex sha256 of `data`: ``sha256_bytes(b"") -> "e3b0c442...b855"``."""
     return hashlib.sha256(data).hexdigest()
