@@ -94,3 +94,16 @@ def test_a_hostile_name_is_shown_as_typed_on_the_count_card(app_page):
     assert main.locator(".st-key-counter_counts :is(strong, em, a[href*=evil])").count() == 0
     assert app_page.page.evaluate("() => window.__twPwned") is None
     assert not app_page.exceptions()
+
+
+def test_a_python_file_is_told_what_a_vocabulary_file_is(app_page, tmp_path):
+    # issue #31: the browser said "application/octet-stream files are not allowed"
+    sidebar = _open_panel(app_page)
+    script = tmp_path / "x.py"
+    script.write_text("print('hello')\n")
+    _upload(app_page, sidebar, script)
+    expect(sidebar.get_by_test_id("stAlertContentError")).to_contain_text(
+        "A .tiktoken vocabulary is a .tiktoken or .txt file; x.py is not one."
+    )
+    expect(sidebar.get_by_text("files are not allowed")).to_have_count(0)
+    assert not app_page.exceptions()
