@@ -247,3 +247,16 @@ def test_a_builtin_style_tokenizer_is_not_measured():
     tk = tokenizers.Tokenizer.from_str(_grows_on_q().decode())
     tok = HFTokenizer(TokenizerInfo("b", "b", "B", (), 400, "t", "t"), tk)
     assert tok.count("q" * 100) == len(tk.encode("q" * 100, add_special_tokens=False).ids)
+
+
+def test_the_sidebar_says_why_the_file_from_the_issue_is_refused(app):
+    app.radio(key="custom_tok_kind").set_value("hf").run()
+    app.file_uploader(key="custom_tok_file").upload("tokenizer.json", _with(normalizer=AMPLIFIER))
+    app.run()
+    app.button(key="custom_tok_add").click().run()
+    assert not app.exception and not app.success and not app.session_state["session_tokenizers"]
+    shown = " ".join(e.value for e in app.error).replace("\\", "")
+    assert (
+        'tokenizer.json: this tokenizer.json cannot be used: its "normalizer" step Replace puts 5,000'
+        in shown
+    )
