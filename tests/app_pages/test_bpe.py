@@ -135,6 +135,8 @@ def test_byte_level_prose_registers_a_tiktoken_tokenizer(page):
     assert [t.info.name for t in mine] == ["harbour bpe"]
     assert type(mine[0]).__name__ == "TiktokenTokenizer" and mine[0].n_vocab == 306
     assert any("Checked: it splits all" in s.value and "fast engine" in s.value for s in at.success)
+    assert any("(306 tokens; encoded by" in s.value for s in at.success)  # as the Vocabulary figure says
+    assert _metric(at, "Vocabulary") == "306"  # 256 bytes + 50 merges
     # the counter page now offers it
     at.switch_page("app_pages/workspace.py").run()
     assert "harbour bpe (yours)" in picker_names(at, "counter_tokenizers")
@@ -146,6 +148,25 @@ def test_character_model_registers_as_python_tokenizer(page):
     mine = [t for t in at.session_state["session_tokenizers"].values() if t.info.kind == "trained"]
     assert len(mine) == 1 and type(mine[0]).__name__ == "BPETokenizer"
     assert mine[0].count("loading") == 4  # load i ng </w>
+
+
+def test_the_added_message_and_the_vocabulary_figure_agree(page):
+    """Seed 002: 13 characters (the end marker among them) + 12 merges = a vocabulary of 25; as a
+    tokenizer it also has the 256 byte fallbacks, which the message names (it said "281 tokens"
+    beside "Vocabulary 25" with no word on them)."""
+    at = page
+    assert _metric(at, "Vocabulary") == "25"
+    vocab_help = next(m.proto.help for m in at.metric if m.label == "Vocabulary")
+    assert "13 start symbols" in vocab_help and "12 merged tokens" in vocab_help
+    assert "256 byte fallbacks" in vocab_help and "281 tokens" in vocab_help
+    at.button(key="bpe_register").click().run()
+    (msg,) = [s.value for s in at.success]
+    assert (
+        "(281 tokens: its vocabulary of 25 + 256 byte fallbacks for characters not seen in training;" in msg
+    )
+    (tok,) = [t for t in at.session_state["session_tokenizers"].values() if t.info.kind == "trained"]
+    assert tok.n_vocab == 281
+    assert tok.decode(tok.encode("😀")) == "😀"  # an unseen character: its bytes, the fallbacks
 
 
 def test_empty_corpus_and_bad_options_show_messages(page):

@@ -156,6 +156,41 @@ def bpe_fired_rows(result: Probe, text_len_cap: int = 24) -> list[dict]:
     return rows
 
 
+BYTE_FALLBACKS = (
+    256  # a character-level model as a tokenizer: one token per byte value, for unseen characters
+)
+
+
+def bpe_vocabulary_help(model: BPEModel, k: int) -> str:
+    """What the vocabulary after `k` merges is made of, and what a tokenizer made from it adds.
+
+    ``"13 start symbols (characters) + 12 merged tokens. As a tokenizer it also has 256 byte
+    fallbacks (one per byte value) for characters not seen in training: 281 tokens."``
+    """
+    size = model.vocab_size_at(k)
+    base = len(model.base)
+    head = f"{plural(base, 'start symbol')} ({_sym_kind(model)}) + {plural(size - base, 'merged token')}."
+    if model.options.byte_level:
+        return f"{head} Every byte value is a start symbol, so as a tokenizer it has these {size:,} tokens."
+    return (
+        f"{head} As a tokenizer it also has {BYTE_FALLBACKS} byte fallbacks (one per byte value) for "
+        f"characters not seen in training: {size + BYTE_FALLBACKS:,} tokens."
+    )
+
+
+def bpe_tokenizer_size(model: BPEModel) -> str:
+    """The model's size as a tokenizer, in the words of the Vocabulary figure: ``"306 tokens"``
+    (byte-level), ``"281 tokens: its vocabulary of 25 + 256 byte fallbacks for characters not seen
+    in training"`` (character-level)."""
+    size = len(model.vocab)
+    if model.options.byte_level:
+        return plural(size, "token")
+    return (
+        f"{size + BYTE_FALLBACKS:,} tokens: its vocabulary of {size:,} + {BYTE_FALLBACKS} byte fallbacks "
+        "for characters not seen in training"
+    )
+
+
 def bpe_tokens_summary(result: Probe) -> str:
     """The probe's token count, split into what the view draws.
 
@@ -182,5 +217,5 @@ def bpe_tokens_summary(result: Probe) -> str:
 
 __all__ = [
     "bpe_candidate_rows", "explain_bpe_choice", "bpe_fired_rows", "bpe_first_seen_label", "bpe_merge_rows", "bpe_pair_label",
-    "bpe_tokens_summary", "bpe_words_html",
+    "bpe_tokens_summary", "bpe_tokenizer_size", "bpe_vocabulary_help", "bpe_words_html",
 ]  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 import altair as alt
@@ -10,45 +11,57 @@ import pandas as pd
 from ..tokenizers.colours import PADDING
 from .pack import Chunk
 
-
-def _bin_step(size: int) -> int:
-    """A round bin width giving about 20-40 bins up to `size`: ``_bin_step(512) -> 16``."""
-    for step in (1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, 128, 200, 250, 256, 500, 512, 1000):
-        if size / step <= 40:
-            return step
-    return max(1, size // 32)
+_STEPS = (1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, 128, 200, 250, 256, 500, 512, 1000)
 
 
-def size_bins(tokens: Sequence[int], *, step: int, top: int) -> pd.DataFrame:
-    """Chunks per bin of `step` tokens from 0 past `top`: columns lo, hi (exclusive), chunks.
+def _bin_step(top: int, *, budget: int | None = None) -> int:
+    """A round bin width giving at most 40 bins up to `top`, one that divides `budget` if a round
+    width can: ``_bin_step(512) -> 16``, ``_bin_step(300, budget=300) -> 10`` (8 would fit too)."""
+    fits = [step for step in _STEPS if top / step <= 40]
+    if not fits:
+        return max(1, top // 32)
+    return next((step for step in fits if budget and budget % step == 0), fits[0])
 
-    ``size_bins([3, 5, 9], step=4, top=9)`` -> rows (0, 4, 1), (4, 8, 1), (8, 12, 1).
+
+def size_bins(tokens: Sequence[int], *, step: int, top: int, edge: int = 0) -> pd.DataFrame:
+    """Chunks per bin of `step` tokens from 0 to `top`: columns lo, hi, chunks; a bin holds the
+    chunks of more than `lo` and at most `hi` tokens (the first one also 0).
+
+    Bin edges fall on `edge` (the budget) plus or minus whole steps, so no bin holds chunks on
+    both sides of it; the first bin is narrower when `step` does not divide `edge`.
+    ``size_bins([3, 4, 5, 9], step=4, top=9)`` -> rows (0, 4, 2), (4, 8, 1), (8, 12, 1).
     """
-    n_bins = top // step + 1
-    counts = [0] * n_bins
+    first = edge % step or step
+    edges = [0, *range(first, top + step, step)]  # the last one at `top` or past it
+    counts = [0] * (len(edges) - 1)
     for t in tokens:
-        counts[min(t // step, n_bins - 1)] += 1
-    return pd.DataFrame(
-        {
-            "lo": [k * step for k in range(n_bins)],
-            "hi": [(k + 1) * step for k in range(n_bins)],
-            "chunks": counts,
-        }
-    )
+        counts[min(max(bisect.bisect_left(edges, t) - 1, 0), len(counts) - 1)] += 1
+    return pd.DataFrame({"lo": edges[:-1], "hi": edges[1:], "chunks": counts})
+
+
+def _range_label(lo: int, hi: int, *, first: bool, zero: bool) -> str:
+    """The tokens a bin holds: ``(124, 128) -> "125–128"``, a one-token bin ``"128"``."""
+    low = 0 if first and zero else lo + 1
+    return f"{hi:,}" if low == hi else f"{low:,}–{hi:,}"
 
 
 def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | None = None) -> alt.LayerChart:
     """Histogram of tokens per chunk, with a rule at the budget (and the model limit if given).
 
     Bins are a round width from 0 to the largest of the budget and the biggest chunk, so an
-    unfilled tail is visible at a glance. They are counted here, so the chart sends one row per
-    bin (about 40), not one per chunk.
+    unfilled tail is visible at a glance. A bin holds chunks of more than its left edge and at
+    most its right edge, and one edge is the budget: chunks of exactly the budget are drawn left
+    of its line, inside it, and only chunks over it to the right. Bins are counted here, so the
+    chart sends one row per bin (about 40), not one per chunk.
     """
     tokens = [c.tokens for c in chunks]
     top = max([size, *tokens]) if tokens else size
-    step = _bin_step(top)
-    df = size_bins(tokens, step=step, top=top)
-    df["range"] = [f"{lo:,}–{hi - 1:,}" for lo, hi in zip(df["lo"], df["hi"])]
+    step = _bin_step(top, budget=size)
+    df = size_bins(tokens, step=step, top=top, edge=size)
+    zero = 0 in tokens
+    df["range"] = [
+        _range_label(lo, hi, first=k == 0, zero=zero) for k, (lo, hi) in enumerate(zip(df["lo"], df["hi"]))
+    ]
     bars = (
         alt.Chart(df)
         .mark_bar(color="#4c78a8")

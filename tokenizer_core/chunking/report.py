@@ -14,6 +14,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import Tokenizer
 from .counting import count_texts
 from .cuts import is_grapheme_boundary
@@ -181,7 +182,11 @@ def chunks_to_jsonl(chunks: Sequence[Chunk], *, tokenizer_id: str = "", strategy
 
 
 def chunks_to_csv(chunks: Sequence[Chunk]) -> str:
-    """CSV with a header: index, start, end, chars, tokens, overlaps, section, note, text."""
+    """CSV with a header: index, start, end, chars, tokens, overlaps, section, note, text.
+
+    A text cell a spreadsheet would run as a formula (a chunk starting ``- item`` or ``=``) gets a
+    leading quote, see `csvcells`; the JSONL keeps every text exactly.
+    """
     buf = io.StringIO()
     fields = [
         "index",
@@ -207,9 +212,9 @@ def chunks_to_csv(chunks: Sequence[Chunk]) -> str:
                 c.tokens,
                 c.overlap_tokens,
                 c.overlap_chars,
-                c.section,
-                c.note,
-                c.text,
+                spreadsheet_safe(c.section),
+                spreadsheet_safe(c.note),
+                spreadsheet_safe(c.text),
             ]
         )
     return buf.getvalue()

@@ -30,6 +30,7 @@ from statistics import mean
 
 import numpy as np
 
+from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer
 from ..tokenizers.segments import Segment
 from .extract import CODE, Extraction, extract_identifiers
@@ -537,15 +538,16 @@ def identifier_records(
 
 
 def identifiers_csv(analysis: IdentifierAnalysis, rows: Sequence[IdentifierRow] | None = None) -> str:
-    """CSV of the identifier table (all rows, or the given subset), UTF-8 text with a header."""
+    """CSV of the identifier table (all rows, or the given subset), UTF-8 text with a header; text
+    cells (names, code lines, tokenizer names) spreadsheet-safe, see `csvcells`."""
     records = identifier_records(analysis, rows)
     buf = io.StringIO()
     if not records:
         buf.write("identifier,occurrences,style,words\n")
         return buf.getvalue()
-    writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(records)
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([spreadsheet_safe(k) for k in records[0]])
+    writer.writerows([spreadsheet_safe(v) for v in rec.values()] for rec in records)
     return buf.getvalue()
 
 

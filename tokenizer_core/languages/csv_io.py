@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from ..tokenizers.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from ..tokenizers.textio import InputError, decode_text
 from .model import Language, LanguageError, LanguageRow
 from .records import MAX_LANGUAGE_CHARS, RowInput, RowWording, checked_languages
@@ -104,8 +105,9 @@ def parse_translations_csv(
     problems: list[str] = []
     try:
         next(reader)
-        for row in reader:
+        for cells in reader:
             line = reader.line_num
+            row = [from_spreadsheet_safe(c) for c in cells]  # the app's own texts CSV reads back as written
             if not any(c.strip() for c in row):
                 continue
             if len(rows) >= MAX_CSV_LANGUAGES:
@@ -142,12 +144,21 @@ def parse_translations_csv(
 
 
 def translations_csv(languages: Iterable[Language]) -> str:
-    """CSV of the texts (language, code, script, whitespace_words, text): the upload format."""
+    """CSV of the texts (language, code, script, whitespace_words, text): the upload format.
+
+    Cells a spreadsheet would run as a formula get a leading quote (see `csvcells`), which
+    :func:`parse_translations_csv` drops again: a texts CSV reads back as it was written.
+    """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["language", "code", "script", "whitespace_words", "text"])
     for l in languages:
-        w.writerow([l.name, l.code, l.script, "yes" if l.whitespace_words else "no", l.text])
+        w.writerow(
+            [
+                spreadsheet_safe(c)
+                for c in (l.name, l.code, l.script, "yes" if l.whitespace_words else "no", l.text)
+            ]
+        )
     return buf.getvalue()
 
 
@@ -159,11 +170,12 @@ CSV_FIELDS = (
 
 
 def _round(v: object, nd: int = 4) -> object:
-    return round(v, nd) if isinstance(v, float) else ("" if v is None else v)
+    return round(v, nd) if isinstance(v, float) else ("" if v is None else spreadsheet_safe(v))
 
 
 def language_rows_csv(rows: Sequence[LanguageRow]) -> str:
-    """The full table as CSV (floats to 4 decimals; an empty cell where a value does not exist)."""
+    """The full table as CSV (floats to 4 decimals; an empty cell where a value does not exist;
+    text cells spreadsheet-safe, see `csvcells`)."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(CSV_FIELDS), lineterminator="\n", extrasaction="ignore")
     w.writeheader()

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from ..tokenizers.csvcells import spreadsheet_safe
 from .rates import exact
 from .table import ModelPrice, PriceError
 
@@ -145,13 +146,16 @@ def cost_table(
 
 
 def cost_rows_csv(rows: Sequence[CostRow]) -> str:
-    """The cost table as CSV (USD; tokens and premiums to 4 decimals)."""
+    """The cost table as CSV (USD; tokens and premiums to 4 decimals; text cells spreadsheet-safe,
+    a negative number stays a number, see `csvcells`)."""
     buf = io.StringIO()
     fields = list(CostRow.__dataclass_fields__)
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: round(v, 6) if isinstance(v, float) else v for k, v in asdict(r).items()})
+        w.writerow(
+            {k: round(v, 6) if isinstance(v, float) else spreadsheet_safe(v) for k, v in asdict(r).items()}
+        )
     return buf.getvalue()
 
 

@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import Tokenizer
 
 # Common context windows (tokens), for the "% of context" column.
@@ -97,11 +98,12 @@ def count_table(
 
 
 def rows_to_csv(rows: Sequence[CountRow]) -> str:
-    """CSV text of the rows with a header line (the download on the counter page)."""
+    """CSV text of the rows with a header line (the download on the counter page); text cells
+    spreadsheet-safe (a tokenizer's name cannot start a formula, see `csvcells`)."""
     buf = io.StringIO()
     fields = list(CountRow.__dataclass_fields__)
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(asdict(row))
+        writer.writerow({k: spreadsheet_safe(v) for k, v in asdict(row).items()})
     return buf.getvalue()

@@ -11,6 +11,7 @@ from tokenizer_core.bpe import (
     bpe_candidate_rows,
     bpe_merge_rows,
     bpe_symbol_label,
+    bpe_vocabulary_help,
     explain_bpe_choice,
     plural,
 )
@@ -25,7 +26,7 @@ def results_header(model: BPEModel) -> None:
     start, end = model.initial_tokens, model.corpus_tokens_at(n)
     cols = st.columns(5)
     cols[0].metric("Merges learned", f"{n:,}")
-    cols[1].metric("Vocabulary", f"{model.vocab_size_at(n):,}", help=f"{len(model.base):,} start symbols")
+    cols[1].metric("Vocabulary", f"{model.vocab_size_at(n):,}", help=bpe_vocabulary_help(model, n))
     if model.source == "file":
         cols[2].metric("Corpus tokens", f"{end:,}" if end else "–", help="As saved in the file")
         cols[3].metric("Distinct words", "–", help="A model loaded from a file has no corpus")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core import BPEError, BPEModel, load_bpe_model, save_bpe_model, trained_tokenizer
-from tokenizer_core.bpe import export_agreement, plural, tiktoken_problem, with_steps
+from tokenizer_core.bpe import bpe_tokenizer_size, export_agreement, plural, tiktoken_problem, with_steps
 from tokenizer_core.tokenizers import escape_markdown
 
 from ..messages import clear_message, leave_message, show_message
@@ -50,7 +50,7 @@ def _register(k: int | None) -> None:
     )
     leave_message(
         "bpe_reg",
-        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens, encoded by {engine}) to the "
+        f"Added **{escape_markdown(tok.info.name)}** ({bpe_tokenizer_size(model)}; encoded by {engine}) to the "
         f"tokenizer list of every page, for this browser session.{note}",
         kind="success",
         icon=":material/check:",
