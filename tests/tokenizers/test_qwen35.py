@@ -138,9 +138,11 @@ def test_random_texts_equal_the_packages_tokenizer_and_round_trip(tok, ref, text
 
 def test_large_text_counts_the_same_on_the_native_engine(tok, ref):
     # 600,000+ characters go to splintr built from the same ranks; tiktoken's ids are the reference
-    text = (
-        "Qwen3.6 cafe\u0301 naïve 1234 <think>x</think> नमस्ते 你好世界\n\n    def f(x): return x\n" * 9000
-    )[:612_345]
+    # with special-token text of Qwen and of splintr's own ("<|think|>"): plain text on this path
+    line = (
+        "Qwen3.6 cafe\u0301 naïve 1234 <think>x</think><|im_start|><|think|> नमस्ते 你好\n\n    def f(x): x\n"
+    )
+    text = (line * 9000)[:612_345]
     assert tok.native is not None
     assert tok.count(text) == len(ref.encode(text, allowed_special=set(), disallowed_special=()))
 
