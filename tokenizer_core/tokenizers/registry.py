@@ -27,6 +27,7 @@ from .llama4 import LLAMA4, load_llama4
 from .mistral_spm import MISTRAL_SPM, load_mistral_spm
 from .native import ordinary_engine_loader
 from .package_data import TokenizerUnavailable
+from .qwen35 import QWEN35, load_qwen35
 from .vocab import (
     Ranks,
     VocabularyError,
@@ -400,7 +401,7 @@ BUILTINS: dict[str, BuiltinSpec] = {
 BUILTINS.update(
     (info.id, BuiltinSpec(info, loader))
     for info, loader in [(LLAMA4, load_llama4), *((i, load_gemma) for i in GEMMA.values()),
-                         *((i, load_mistral_spm) for i in MISTRAL_SPM.values())]
+                         *((i, load_mistral_spm) for i in MISTRAL_SPM.values()), (QWEN35, load_qwen35)]
 )  # fmt: skip
 
 DEFAULT_IDS: tuple[str, ...] = ("o200k_base", "cl100k_base", "llama3")

