@@ -102,16 +102,18 @@ def parse_translations_csv(
     reader = csv.reader(io.StringIO(text), delimiter=delim)
     rows: list[RowInput] = []
     problems: list[str] = []
+    read = 0  # rows with any content, skipped ones too: each costs a check and a line in the notes
     try:
         next(reader)
         for row in reader:
             line = reader.line_num
             if not any(c.strip() for c in row):
                 continue
-            if len(rows) >= MAX_CSV_LANGUAGES:
+            read += 1
+            if read > MAX_CSV_LANGUAGES:
                 raise LanguageError(
-                    f"{filename} has more than {MAX_CSV_LANGUAGES} rows; upload at most "
-                    f"{MAX_CSV_LANGUAGES} languages at a time."
+                    f"{filename} has more than {MAX_CSV_LANGUAGES} rows (rows that cannot be used count "
+                    f"too); upload at most {MAX_CSV_LANGUAGES} languages at a time."
                 )
 
             if any(c.strip() for c in row[len(header) :]):

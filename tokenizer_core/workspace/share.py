@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from ..tokenizers import clean_text
+from ..tokenizers import clean_text, some_of
 from .intake import read_messages, read_versions, tools_problem
 from .limits import JSONInputError, load_json, shown
 from .versions import PromptVersion
@@ -181,11 +181,6 @@ def _unpacked_json(packed: str, what: str) -> object:
         raise ValueError(str(exc)) from None
 
 
-def _names(names: list[str]) -> str:
-    """``_names(["'a'", "'b'", "'c'", "'d'"]) -> "'a', 'b', 'c' and 1 more"``"""
-    return ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
-
-
 def read_share_params(
     params: Mapping[str, str | list[str]], *, known_tokenizers: Sequence[str]
 ) -> ShareState:
@@ -209,7 +204,7 @@ def read_share_params(
                 state.tokenizers.append(tid)
         if unknown:
             s = "s" * (len(unknown) != 1)
-            warn(f"the link names {len(unknown):,} tokenizer{s} this app does not have: {_names(unknown)}")
+            warn(f"the link names {len(unknown):,} tokenizer{s} this app does not have: {some_of(unknown)}")
     for key, attr in (("z", "text"), ("zs", "system")):
         if (z := one(key)) is not None:
             try:
