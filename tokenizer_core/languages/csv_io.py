@@ -57,6 +57,20 @@ def _at(row: Sequence[str], idx: int | None) -> str:
     return row[idx] if idx is not None and idx < len(row) else ""
 
 
+def _csv_problem(exc: csv.Error) -> str:
+    """Python's CSV reader's complaint in words: ``"field larger than field limit"`` -> "a text is too long"."""
+    text = str(exc)
+    for start, words in (
+        ("field larger than field limit", "a text is longer than the reader takes"),
+        ("line contains NUL", "it holds a NUL character, so it is likely not a text file"),
+        ("new-line character seen in unquoted field", "a line break inside a text that is not in quotes"),
+        ("unexpected end of data", "a quote is opened and never closed"),
+    ):
+        if text.startswith(start):
+            return words
+    return "a quote or separator is out of place"
+
+
 def parse_translations_csv(
     data: bytes, *, filename: str = "the file", known: Sequence[Language] = ()
 ) -> CsvTranslations:
@@ -129,7 +143,7 @@ def parse_translations_csv(
             ))  # fmt: skip
     except csv.Error as exc:
         raise LanguageError(
-            f"{filename} is not valid CSV near line {reader.line_num} ({exc}). Quote texts that "
+            f"{filename} is not valid CSV near line {reader.line_num} ({_csv_problem(exc)}). Quote texts that "
             'contain the separator or line breaks ("like, this"), or save it again as CSV UTF-8. '
             "A single text is limited to 131,072 characters."
         ) from None

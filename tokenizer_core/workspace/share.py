@@ -89,12 +89,20 @@ def unpack_text(packed: str) -> str:
         if d.unconsumed_tail and d.decompress(d.unconsumed_tail, 1):
             raise ValueError("the shared text is too long")
         if not d.eof:  # empty or cut short: a link copied in part
-            raise ValueError("the shared text is damaged (incomplete)")
+            raise ValueError("the shared text is damaged (it ends early: the link was copied in part)")
         # half an emoji (a lone surrogate) read back as U+FFFD, as every tokenizer reads it: a
         # string holding one cannot be hashed by the page's caches
         return clean_text(data.decode("utf-8", "surrogatepass"))
-    except (binascii.Error, zlib.error, UnicodeDecodeError) as exc:
-        raise ValueError(f"the shared text is damaged ({type(exc).__name__})") from None
+    except binascii.Error:
+        raise ValueError(
+            "the shared text is damaged (it holds characters a link's text never has, or it was cut short)"
+        ) from None
+    except zlib.error:
+        raise ValueError(
+            "the shared text is damaged (it does not unpack: the link was changed or cut)"
+        ) from None
+    except UnicodeDecodeError:
+        raise ValueError("the shared text is damaged (it unpacks to something that is not text)") from None
 
 
 def _fits(text: str) -> bool:
