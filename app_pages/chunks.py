@@ -20,6 +20,7 @@ from ui.chunks.document import document_view
 from ui.chunks.options import SAMPLES, settings_form, strategy_tip
 from ui.chunks.stats import stats_section
 from ui.chunks.table import table_section
+from ui.messages import show_notes
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed
 
@@ -94,8 +95,7 @@ if model is not None:
         st.caption(
             f"{model.name}: {model.note}. Counts here are in {escape_markdown(tok.info.name)} tokens, an estimate."
         )
-for w in result.warnings:
-    st.info(escape_markdown(w), icon=":material/info:")
+show_notes(result.warnings, kind="info", icon=":material/info:")
 
 limit = model.limit if model else None
 stats_section(result, doc_tokens, limit)

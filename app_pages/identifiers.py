@@ -15,6 +15,7 @@ from ui.identifiers.options import EXTENSIONS, SAMPLES, options_row, resolve_lan
 from ui.identifiers.summary import summary_metrics
 from ui.identifiers.table import identifiers_tab
 from ui.identifiers.teaching import greedy_vocab, teaching_tab
+from ui.messages import show_notes
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable, text_source, working_tokenizers
 
@@ -64,8 +65,7 @@ else:
         st.error(f"The analysis failed: {escape_markdown(str(exc))} Your code is kept above.",
                  icon=":material/error:")  # fmt: skip
         st.stop()
-    for note in analysis.notes:
-        st.warning(escape_markdown(note), icon=":material/warning:")
+    show_notes(analysis.notes, kind="warning", icon=":material/warning:")
     if not analysis.rows:
         st.info("No identifiers found in this code (keywords, strings and comments are not identifiers).",
                 icon=":material/search_off:")  # fmt: skip

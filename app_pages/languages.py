@@ -6,7 +6,6 @@ import streamlit as st
 
 from tokenizer_core.languages import language_rows_csv
 from tokenizer_core.languages.charts import premium_heatmap, tokens_chart
-from tokenizer_core.tokenizers import escape_markdown
 from ui.languages.about import about_section
 from ui.languages.cached import cached_table
 from ui.languages.choices import base_select, languages_select
@@ -14,6 +13,7 @@ from ui.languages.costs import cost_section
 from ui.languages.pair_view import pair_section
 from ui.languages.premiums import summary_metrics, table_section
 from ui.languages.texts import texts_section
+from ui.messages import show_notes
 from ui.state import get_tokenizers, named
 from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
 
@@ -28,8 +28,7 @@ st.caption(
 about_section()
 
 languages, problems = texts_section()
-for p in problems:
-    st.warning(escape_markdown(p), icon=":material/warning:")
+show_notes(problems, kind="warning", icon=":material/warning:")
 
 c1, c2, c3 = st.columns([4, 3, 2], vertical_alignment="bottom")
 with c1:

@@ -29,6 +29,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 MAX_TOKENIZERS = 16  # more than the model picker lets a page choose
+MAX_WINDOW = 100_000_000  # tokens of a context window: the most a share link or the page takes
+_MAX_DIGITS = 12  # of any number in a request: a window has at most 9
 PATH = "/api/counts"
 _THREADS = "tw-count"
 # Two threads: a count of up to LIVE_LIMIT characters takes milliseconds; more would only queue
@@ -52,6 +54,18 @@ def count_url() -> str:
     return f"/{base}{PATH}" if base else PATH
 
 
+class _TooLong(ValueError):
+    """A number in a request with more digits than any the page sends."""
+
+
+def _short_int(digits: str) -> int:
+    """A JSON integer, read only when it is short: Python refuses more than 4,300 digits with a
+    message about its own settings, and converting thousands of digits is work for nothing."""
+    if len(digits.lstrip("-")) > _MAX_DIGITS:
+        raise _TooLong(digits[:20])
+    return int(digits)
+
+
 def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...], int, bool]:
     """The text, the tokenizer ids, the context window and `allow_special` of a request; a
     ValueError says what is wrong with it.
@@ -65,9 +79,13 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
     if len(body) > 4 * max_chars + 4096:  # UTF-8 is at most 4 bytes a character
         raise ValueError("the text is longer than the box counts as you type")
     try:
-        data: Any = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError("not a JSON request") from exc
+        data: Any = json.loads(body, parse_int=_short_int)
+    except _TooLong:
+        raise ValueError(
+            f"a number in the request is longer than any the page sends (window: 1 to {MAX_WINDOW:,} tokens)"
+        ) from None
+    except (UnicodeDecodeError, ValueError):  # json.JSONDecodeError is a ValueError
+        raise ValueError("not a JSON request") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     text, ids, window, special = data.get("text"), data.get("ids"), data.get("window"), data.get("special")
@@ -77,8 +95,8 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
         raise ValueError(f"ids: a list of 1 to {MAX_TOKENIZERS} built-in tokenizer ids")
     if not all(isinstance(i, str) and i in BUILTINS for i in ids):
         raise ValueError("ids: built-in tokenizers only")
-    if isinstance(window, bool) or not isinstance(window, int) or window <= 0:
-        raise ValueError("window: a positive number of tokens")
+    if isinstance(window, bool) or not isinstance(window, int) or not 0 < window <= MAX_WINDOW:
+        raise ValueError(f"window: a whole number of tokens from 1 to {MAX_WINDOW:,}")
     if not isinstance(special, bool):
         raise ValueError("special: true or false")
     return clean_text(text), tuple(ids), window, special  # half an emoji: U+FFFD, as the box's rerun

@@ -28,6 +28,8 @@ from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.model_prices import price_table
 from tokenizer_core.workspace.models import ModelEntry
 
+from .messages import show_notes
+
 EDITS = "prices_edits"  # (model id, rate option) -> {field: Decimal}: this session's edited prices
 RATE = "prices_rate"  # the rate option chosen (one for every page)
 
@@ -141,8 +143,7 @@ def price_editor(table: PriceTable, *, key: str) -> None:
     if edits != price_edits():
         set_price_edits(edits)
         st.rerun()  # every figure on the page is drawn again with the edited prices
-    for problem in problems:
-        st.warning(escape_markdown(problem) + " That cell was not used.", icon=":material/warning:")
+    show_notes([f"{p} That cell was not used." for p in problems], kind="warning", icon=":material/warning:")
     if price_edits():
         st.button(
             "Reset every price to the source's", key=f"{key}_reset", on_click=_on_reset, args=(key,),

@@ -69,7 +69,9 @@ def _clean(at: AppTest, log: list[str]) -> None:
 
 
 def _warnings(at: AppTest) -> list[str]:
-    return [w.value.replace("\\", "") for w in at.warning]
+    """Each line of the warning boxes (a box of several notes is a Markdown list)."""
+    lines = [line for w in at.warning for line in w.value.replace("\\", "").split("\n")]
+    return [line.removeprefix("- ") for line in lines]
 
 
 def _errors(at: AppTest) -> str:
@@ -185,7 +187,7 @@ def test_a_workspace_file_with_bad_values_loads_the_rest_and_says_what_was_left_
     assert 'ws.json: version 1 left out: "kind" must be "text" or "chat", not \'poem\'' in shown
     assert 'ws.json: version 2 left out: "name" must be text, not the number 5' in shown
     assert any("ws.json: the chat: 1 message left out (message 2: the role 'boss'" in w for w in shown)
-    assert "ws.json: the file names a model this app does not have: the number 7 (skipped)" in shown
+    assert "ws.json: the file names 1 model this app does not have, skipped: the number 7" in shown
 
 
 @pytest.mark.parametrize(
@@ -256,3 +258,31 @@ def test_half_an_emoji_in_a_link_is_counted_as_u_fffd(errors_logged):
     whole = "half an emoji: \ufffd"
     assert at.session_state["counter_text"] == whole
     assert shown_counts(at)["o200k_base"] == f"{builtin('o200k_base').count(whole):,}"
+
+
+def test_a_workspace_file_with_twenty_thousand_unknown_models_gives_one_box(errors_logged):
+    doc = {"format": FORMAT, "version": 1, "models": [f"model-{i}" for i in range(20_000)], "text": "hi"}
+    at = _upload(_open({}), "many.json", json.dumps(doc).encode())
+    _clean(at, errors_logged)
+    (box,) = at.warning  # before: 20,000 boxes
+    assert "20,000 models this app does not have" in box.value.replace("\\", "") and len(box.value) < 2_000
+
+
+@pytest.mark.parametrize(
+    "prices, fragment",
+    [
+        ({"rate": ["standard"], "edits": []}, "price rate a list is not one this app offers"),
+        ({"rate": {"a": 1}, "edits": []}, "price rate an object is not one this app offers"),
+        ({"rate": "standard", "edits": [{"model": "gpt-4o", "input": "1e1000000"}]}, "more than $1,000,000"),
+        ({"rate": "standard", "edits": [{"model": "gpt-4o", "input": "1e999999"}]}, "more than $1,000,000"),
+    ],
+)  # fmt: skip
+def test_a_workspace_file_with_prices_out_of_type_or_range_loads_with_a_short_note(
+    errors_logged, prices, fragment
+):
+    doc = {"format": FORMAT, "version": 1, "models": ["gpt-4o"], "text": "From the file.", "prices": prices}
+    at = _upload(_open({}), "prices.json", json.dumps(doc).encode())
+    _clean(at, errors_logged)
+    assert at.session_state["counter_text"] == "From the file."
+    shown = "\n".join(_warnings(at))
+    assert fragment in shown and len(shown) < 2_000

@@ -116,3 +116,10 @@ def test_rows_csv_has_every_row_and_empty_cells_for_missing_words(sample):
     assert zh["words"] == "" and zh["tokens_per_word"] == ""
     en = next(r for r in out if r["code"] == "en")
     assert en["premium"] == "1.0" and int(en["tokens"]) == builtin("cl100k_base").count(sample[0].text)
+
+
+def test_rows_that_cannot_be_used_count_toward_the_row_cap():
+    # 5,000 rows with one cell too many: before, none counted and the file gave 5,000 warnings
+    data = ("language,text\n" + "".join(f"L{i},a,b\n" for i in range(5_000))).encode()
+    with pytest.raises(LanguageError, match="more than 500 rows"):
+        parse_translations_csv(data, filename="bad.csv")

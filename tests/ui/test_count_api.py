@@ -150,3 +150,20 @@ def test_the_box_hands_python_half_an_emoji_as_u_fffd(monkeypatch):
     state["k_live_box"] = {"typed": {"text": "typed before a sample replaced it", "rev": "r:0"}}
     live._on_typed("k")
     assert state["k"] == "a \ufffd b"  # an older revision's text is not taken
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"text": "x", "ids": ["o200k_base"], "window": ' + b"9" * 4_400 + b', "special": false}',
+        b'{"text": "x", "ids": ["o200k_base"], "window": 8192, "special": false, "n": -'
+        + b"1" * 5_000
+        + b"}",
+        _body(window=10**10),
+    ],
+)
+def test_a_window_out_of_range_or_thousands_of_digits_long_is_refused_in_words(client, body):
+    answer = client.post(PATH, content=body)
+    error = answer.json()["error"]
+    assert answer.status_code == 400 and "window" in error and "100,000,000" in error
+    assert "set_int_max_str_digits" not in error and "Exceeds the limit" not in error

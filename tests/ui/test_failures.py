@@ -61,3 +61,34 @@ def test_without_the_handler_each_path_shows_an_exception(button):
     assert [e.value for e in at.exception] == [
         "custom-broken could not tokenize the text: it gives up on this text"
     ]
+
+
+CALLBACK_RAISES = """
+import streamlit as st
+from ui.failures import failures_shown, guarded_callback
+
+def oops():
+    st.session_state["half_done"] = True  # what a callback changed before it broke stays
+    raise TypeError("unhashable type: 'list'")
+
+with failures_shown():
+    st.session_state.setdefault("kept", "the user's text")
+    st.button("callback", key="callback", on_click=guarded_callback(oops))
+    st.write("the page drew this")
+"""
+
+
+def test_a_callback_that_raises_anything_gives_one_sentence_and_one_log_line(caplog):
+    at = AppTest.from_string(CALLBACK_RAISES, default_timeout=60)
+    at.run()
+    with caplog.at_level("ERROR", logger="ui.failures"):
+        at.button(key="callback").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (error,) = [e.value for e in at.error]
+    assert "did not expect" in error and "unhashable" not in error and "TypeError" not in error
+    assert at.session_state["kept"] == "the user's text" and "the page drew this" in [
+        m.value for m in at.markdown
+    ]
+    assert [r.levelname for r in caplog.records if r.name == "ui.failures"] == ["ERROR"]  # logged once
+    at.run()  # shown once
+    assert not at.exception and not at.error

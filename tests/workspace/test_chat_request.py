@@ -214,3 +214,18 @@ def test_deepseek_v4_is_rendered_for_one_system_and_one_user_message_only():
     assert count_request(two, builtin("deepseek_v4"), CHAT_FORMATS["deepseek_v4"]).total > 0
     with pytest.raises(ChatRenderError, match="one system and one user message"):
         CHAT_FORMATS["deepseek_v4"].render(CHAT)
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ('[{"name": "lookup', "line 1, column 11: a text in double quotes is never closed."),
+        ('[{"name": "a"}\n {"name": "b"}]', "line 2, column 2: a comma is missing between two items"),
+        ("[{name: 1}]", "line 1, column 3: a name in an object is not in double quotes"),
+    ],
+)
+def test_broken_tools_json_is_said_in_words_with_its_line_and_column(text, says):
+    with pytest.raises(ToolsError) as caught:
+        parse_tools(text)
+    message = str(caught.value)
+    assert says in message and "starting at" not in message and "delimiter" not in message

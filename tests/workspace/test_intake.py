@@ -337,7 +337,7 @@ def test_a_file_with_bad_values_keeps_the_rest_with_a_note_each():
     assert [v.name for v in ws.versions] == ["a"]
     assert notes == [
         '"mode" left out: it must be "text" or "chat", not \'poem\'',
-        "the file names a model this app does not have: the number 7 (skipped)",
+        "the file names 1 model this app does not have, skipped: the number 7",
         "the chat: 1 message left out (message 2: the role 'boss' is not one of system, developer, user, assistant)",
         'version 2 left out: "kind" must be "text" or "chat", not \'poem\'',
         '"text" left out: it must be text, not a list',
@@ -399,3 +399,30 @@ def test_the_hosting_guide_and_nginx_say_what_the_link_limit_is():
     hosting = (ROOT / "docs" / "hosting.md").read_text()
     assert f"{MAX_LINK_CHARS:,} characters" in hosting
     assert Path(ROOT / "deploy" / "nginx.conf").read_text().count("large_client_header_buffers") == 1
+
+
+def test_twenty_thousand_unknown_models_are_one_note():
+    ws, notes = load_workspace(
+        _file(models=[f"m{i}" for i in range(20_000)] + ["gpt-4o"]), known_models=["gpt-4o"]
+    )
+    assert ws.models == ["gpt-4o"]
+    assert notes == [
+        "the file names 20,000 models this app does not have, skipped: 'm0', 'm1', 'm2' and 19,997 more"
+    ]
+
+
+@pytest.mark.parametrize("rate", [["standard"], {"a": 1}, 7])
+def test_a_price_rate_that_is_not_text_is_a_note(rate):
+    ws, notes = load_workspace(_file(prices={"rate": rate, "edits": []}), known_models=[])
+    assert ws.price_rate == "standard" and len(notes) == 1 and "not one this app offers" in notes[0]
+
+
+@pytest.mark.parametrize(
+    "price", ["1e1000000", "1e999999", "-1e999999", "1e-999999", "1." + "0" * 5_000 + "1"]
+)
+def test_an_edited_price_out_of_range_is_a_short_note(price):
+    edits = [{"model": "gpt-4o", "rate": "standard", "input": price}]
+    ws, notes = load_workspace(_file(prices={"rate": "standard", "edits": edits}), known_models=["gpt-4o"])
+    assert ws.price_edits == {}
+    (note,) = notes
+    assert note.startswith("the edited prices are left out: gpt-4o: ") and len(note) < 300

@@ -171,3 +171,10 @@ def test_counter_chart_spec():
     assert [(d["tokenizer"], d["tokens"]) for d in data] == [("o200k_base", 2), ("r50k_base (gpt2)", 2)]
     assert spec["layer"][0]["mark"]["type"] == "bar"
     assert spec["layer"][0]["encoding"]["x"]["field"] == "tokens"
+
+
+@pytest.mark.parametrize("z", ["!!!notbase64", "AAAA", pack_text("hello")[:-4], "_w"])
+def test_a_damaged_text_in_a_link_is_said_in_words_not_an_exception_name(z):
+    (warning,) = read_share_params({"z": z}, known_tokenizers=[]).warnings
+    assert warning.startswith("the shared text is damaged (")
+    assert "Error" not in warning and "(error)" not in warning and "incomplete)" not in warning

@@ -58,6 +58,20 @@ def _at(row: Sequence[str], idx: int | None) -> str:
     return row[idx] if idx is not None and idx < len(row) else ""
 
 
+def _csv_problem(exc: csv.Error) -> str:
+    """Python's CSV reader's complaint in words: ``"field larger than field limit"`` -> "a text is too long"."""
+    text = str(exc)
+    for start, words in (
+        ("field larger than field limit", "a text is longer than the reader takes"),
+        ("line contains NUL", "it holds a NUL character, so it is likely not a text file"),
+        ("new-line character seen in unquoted field", "a line break inside a text that is not in quotes"),
+        ("unexpected end of data", "a quote is opened and never closed"),
+    ):
+        if text.startswith(start):
+            return words
+    return "a quote or separator is out of place"
+
+
 def parse_translations_csv(
     data: bytes, *, filename: str = "the file", known: Sequence[Language] = ()
 ) -> CsvTranslations:
@@ -103,6 +117,7 @@ def parse_translations_csv(
     reader = csv.reader(io.StringIO(text), delimiter=delim)
     rows: list[RowInput] = []
     problems: list[str] = []
+    read = 0  # rows with any content, skipped ones too: each costs a check and a line in the notes
     try:
         next(reader)
         for cells in reader:
@@ -110,10 +125,11 @@ def parse_translations_csv(
             row = [from_spreadsheet_safe(c) for c in cells]  # the app's own texts CSV reads back as written
             if not any(c.strip() for c in row):
                 continue
-            if len(rows) >= MAX_CSV_LANGUAGES:
+            read += 1
+            if read > MAX_CSV_LANGUAGES:
                 raise LanguageError(
-                    f"{filename} has more than {MAX_CSV_LANGUAGES} rows; upload at most "
-                    f"{MAX_CSV_LANGUAGES} languages at a time."
+                    f"{filename} has more than {MAX_CSV_LANGUAGES} rows (rows that cannot be used count "
+                    f"too); upload at most {MAX_CSV_LANGUAGES} languages at a time."
                 )
 
             if any(c.strip() for c in row[len(header) :]):
@@ -129,7 +145,7 @@ def parse_translations_csv(
             ))  # fmt: skip
     except csv.Error as exc:
         raise LanguageError(
-            f"{filename} is not valid CSV near line {reader.line_num} ({exc}). Quote texts that "
+            f"{filename} is not valid CSV near line {reader.line_num} ({_csv_problem(exc)}). Quote texts that "
             'contain the separator or line breaks ("like, this"), or save it again as CSV UTF-8. '
             "A single text is limited to 131,072 characters."
         ) from None

@@ -34,6 +34,8 @@ def money_text(value: Decimal | None) -> str:
     """A price for people: ``money_text(Decimal("0.125")) -> "$0.125"``, 1E6 -> "$1,000,000", None -> "no price"."""
     if value is None:
         return "no price"
+    if not value.is_finite() or not -15 <= value.adjusted() <= 15:  # never a price: no million digits
+        return f"${value:.3E}" if value.is_finite() else "not a price"
     text = format(value.normalize(), ",f")
     if "." in text and len(text.split(".")[1]) == 1:
         text += "0"

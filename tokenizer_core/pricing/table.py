@@ -24,6 +24,7 @@ from .rates import FIELD_LABELS, FIELDS, Rate, Rates, exact, money_text
 
 PRICE_FIELDS = FIELDS  # the fields a user can edit: input, cached input, output (USD per million)
 MAX_PRICE = Decimal(1_000_000)  # per million tokens: far above any list price, catches typos of units
+PRICE_PLACES = 9  # decimal places of a price per million tokens: a billionth of a dollar
 
 Edits = dict[tuple[str, str], dict[str, Decimal]]  # (model id, rate option) -> field -> USD per million
 
@@ -139,6 +140,15 @@ def _number(value: object) -> Decimal | None:
     return number
 
 
+def _shown(value: object) -> str:
+    """A bad cell for a message, short whatever it holds: ``_shown("abc") -> "'abc'"``."""
+    if isinstance(value, str):
+        return repr(value[:40] + "…" if len(value) > 40 else value)
+    if isinstance(value, (int, float, Decimal)) and len(text := str(value)) <= 40:
+        return text
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "that value"
+
+
 def check_price(model: str, field: str, value: object) -> Decimal | None:
     """A typed price, checked; raises PriceError saying how to fix it. Empty -> None (the source's)."""
     try:
@@ -146,14 +156,31 @@ def check_price(model: str, field: str, value: object) -> Decimal | None:
     except ValueError:
         raise PriceError(
             f"{model}: the {FIELD_LABELS[field]} price must be a number of US dollars per million tokens, "
-            f"e.g. 2.5, not {str(value)[:40]!r}."
+            f"e.g. 2.5, not {_shown(value)}."
         ) from None
-    if number is not None and number < 0:
-        raise PriceError(f"{model}: a price cannot be negative ({FIELD_LABELS[field]} {number}).")
-    if number is not None and number > MAX_PRICE:
+    if number is None:
+        return None
+    # compared before anything prints it: "1e999999" is a million digits, "1e1000000" cannot be printed
+    short = len(number.as_tuple().digits) <= 24 and abs(number.adjusted()) <= 15  # safe to print
+    if number < 0:
+        typed = f"{FIELD_LABELS[field]} {number}" if short else f"the {FIELD_LABELS[field]} price"
+        raise PriceError(f"{model}: a price cannot be negative ({typed}).")
+    if number > MAX_PRICE:
+        typed = (
+            f"{money_text(number)} per million"
+            if short
+            else "a price with a huge number of digits per million"
+        )
         raise PriceError(
-            f"{model}: {money_text(number)} per million {FIELD_LABELS[field]} tokens is more than "
+            f"{model}: {typed} {FIELD_LABELS[field]} tokens is more than "
             f"{money_text(MAX_PRICE)}: type the price per million tokens, not per token."
+        )
+    # normalize() rounds to 28 digits: a longer number is refused before it can pass as a round one
+    digits = number.as_tuple().digits
+    if len(digits) > 24 or number.normalize().as_tuple().exponent < -PRICE_PLACES:  # type: ignore[operator]
+        raise PriceError(
+            f"{model}: the {FIELD_LABELS[field]} price has more than {PRICE_PLACES} decimal places; "
+            "round it (US dollars per million tokens, e.g. 0.075)."
         )
     return number
 

@@ -34,6 +34,7 @@ from .encoders import (
     split_for_batch,
     view_windows,
 )
+from .notes import MAX_NOTES, short, some_of, summarised
 from .patterns import PATTERNS, Pattern
 from .registry import (
     BUILTINS,
@@ -70,6 +71,8 @@ __all__ = [
     "clean_text", "load_builtin", "split_for_batch", "tokenizer_from_encoding",
     "tokenizer_from_hf_json", "tokenizer_from_tiktoken_bytes", "view_windows",
     "NO_PUBLIC_TOKENIZER", "model_index", "vocabulary_file_problem",
+    # message lists for people: capped and summarised
+    "MAX_NOTES", "short", "some_of", "summarised",
     # segments and token HTML
     "Segment", "boundary_offsets", "escape_markdown", "legend_html", "markdown_code",
     "segments_from_pieces", "segments_html", "token_background", "token_class", "token_css", "token_count", "token_hue",

@@ -77,6 +77,31 @@ def load_sample(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+_JSON_WORDS = (  # the start of Python's decoder message -> what it means, in words
+    ("Expecting value", "a value is missing (or a word is not in double quotes)"),
+    (
+        "Expecting property name",
+        'a name in an object is not in double quotes (or a comma is left before "}")',
+    ),
+    ("Expecting ':'", "a colon is missing after a name in an object"),
+    ("Expecting ','", "a comma is missing between two items (or a bracket is not closed)"),
+    ("Unterminated string", "a text in double quotes is never closed"),
+    ("Invalid control character", "a text in double quotes holds a line break or tab: write \\n or \\t"),
+    ("Invalid \\uXXXX", "a \\u escape needs four hexadecimal digits"),
+    ("Invalid \\escape", "a backslash in a text must be doubled (\\\\) or start an escape such as \\n"),
+    ("Extra data", "there is more after the end of the JSON value"),
+    ("Illegal trailing comma", "a comma is left before a closing bracket"),
+)
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """Where JSON text is broken and what is wrong, in words:
+    ``json_problem(json.JSONDecodeError("Unterminated string starting at", '{"a', 1))``
+    -> ``"line 1, column 2: a text in double quotes is never closed"``."""
+    words = next((w for start, w in _JSON_WORDS if exc.msg.startswith(start)), "the JSON syntax is broken")
+    return f"line {exc.lineno}, column {exc.colno}: {words}"
+
+
 def read_json_file(data: bytes | str, *, max_bytes: int, error: type[Exception], kind: str) -> object:
     """The JSON document in an uploaded file, or `error` saying in plain words what is wrong.
 
@@ -93,7 +118,7 @@ def read_json_file(data: bytes | str, *, max_bytes: int, error: type[Exception],
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:
-        raise error(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise error(f"not valid JSON ({json_problem(exc)})") from None
     except RecursionError:
         raise error(
             f"the file nests lists or objects thousands of levels deep, which no such file does: upload {kind}"

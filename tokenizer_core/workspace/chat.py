@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.segments import Segment
+from ..tokenizers.textio import json_problem
 from . import gemini_rule, gemma_chat, llama4_chat, mistral_spm_chat
 from .formats import (
     CHAT_FORMATS,
@@ -573,9 +574,7 @@ def parse_tools(text: str) -> list[dict]:
     try:
         data = load_json(text, what="tools")
     except json.JSONDecodeError as exc:
-        raise ToolsError(
-            f"The tools are not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}."
-        ) from None
+        raise ToolsError(f"The tools are not valid JSON: {json_problem(exc)}.") from None
     except JSONInputError as exc:
         raise ToolsError(str(exc)) from None
     items = data if isinstance(data, list) else [data]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..pricing.source import RATE_OPTIONS
 from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
+from ..tokenizers import some_of
 from ..tokenizers.textio import InputError, read_json_file
 from .diff import DiffRegion, diff_html, diff_regions
 from .intake import read_messages, read_version, read_versions, tools_problem
@@ -118,9 +119,12 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
     if not isinstance(models, list):
         notes.append(f'"models" left out: it must be a list of model or tokenizer names, not {shown(models)}')
         models = []
-    for m in models:
-        if not isinstance(m, str) or m not in known_models:
-            notes.append(f"the file names a model this app does not have: {shown(m)} (skipped)")
+    known = set(known_models)
+    if unknown := [shown(m) for m in models if not isinstance(m, str) or m not in known]:
+        s = "s" * (len(unknown) != 1)
+        notes.append(
+            f"the file names {len(unknown):,} model{s} this app does not have, skipped: {some_of(unknown)}"
+        )
     messages, found = read_messages(doc.get("messages", []), where="the chat")
     notes += found
     tools = _text_field(doc, "tools", notes)
@@ -131,7 +135,7 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
     edits, rate, found = _prices(doc.get("prices"))
     notes += found
     ws = Workspace(
-        models=[m for m in models if isinstance(m, str) and m in known_models], mode=mode,
+        models=list(dict.fromkeys(m for m in models if isinstance(m, str) and m in known)), mode=mode,
         text=_text_field(doc, "text", notes), messages=messages, tools=tools, versions=versions,
         price_edits=edits, price_rate=rate,
     )  # fmt: skip
@@ -151,7 +155,7 @@ def _prices(value: object) -> tuple[Edits, str | None, list[str]]:
         )
     rate = value.get("rate", "standard")
     notes = []
-    if rate not in RATE_OPTIONS:
+    if not isinstance(rate, str) or rate not in RATE_OPTIONS:
         notes.append(f"the file's price rate {shown(rate)} is not one this app offers: standard prices used")
         rate = "standard"
     try:

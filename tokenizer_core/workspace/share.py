@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from ..tokenizers import clean_text
+from ..tokenizers import clean_text, some_of
 from .intake import read_messages, read_versions, tools_problem
 from .limits import JSONInputError, load_json, shown
 from .versions import PromptVersion
@@ -89,12 +89,20 @@ def unpack_text(packed: str) -> str:
         if d.unconsumed_tail and d.decompress(d.unconsumed_tail, 1):
             raise ValueError("the shared text is too long")
         if not d.eof:  # empty or cut short: a link copied in part
-            raise ValueError("the shared text is damaged (incomplete)")
+            raise ValueError("the shared text is damaged (it ends early: the link was copied in part)")
         # half an emoji (a lone surrogate) read back as U+FFFD, as every tokenizer reads it: a
         # string holding one cannot be hashed by the page's caches
         return clean_text(data.decode("utf-8", "surrogatepass"))
-    except (binascii.Error, zlib.error, UnicodeDecodeError) as exc:
-        raise ValueError(f"the shared text is damaged ({type(exc).__name__})") from None
+    except binascii.Error:
+        raise ValueError(
+            "the shared text is damaged (it holds characters a link's text never has, or it was cut short)"
+        ) from None
+    except zlib.error:
+        raise ValueError(
+            "the shared text is damaged (it does not unpack: the link was changed or cut)"
+        ) from None
+    except UnicodeDecodeError:
+        raise ValueError("the shared text is damaged (it unpacks to something that is not text)") from None
 
 
 def _fits(text: str) -> bool:
@@ -181,11 +189,6 @@ def _unpacked_json(packed: str, what: str) -> object:
         raise ValueError(str(exc)) from None
 
 
-def _names(names: list[str]) -> str:
-    """``_names(["'a'", "'b'", "'c'", "'d'"]) -> "'a', 'b', 'c' and 1 more"``"""
-    return ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
-
-
 def read_share_params(
     params: Mapping[str, str | list[str]], *, known_tokenizers: Sequence[str]
 ) -> ShareState:
@@ -209,7 +212,7 @@ def read_share_params(
                 state.tokenizers.append(tid)
         if unknown:
             s = "s" * (len(unknown) != 1)
-            warn(f"the link names {len(unknown):,} tokenizer{s} this app does not have: {_names(unknown)}")
+            warn(f"the link names {len(unknown):,} tokenizer{s} this app does not have: {some_of(unknown)}")
     for key, attr in (("z", "text"), ("zs", "system")):
         if (z := one(key)) is not None:
             try:

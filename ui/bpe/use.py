@@ -8,6 +8,7 @@ from tokenizer_core import BPEError, BPEModel, load_bpe_model, save_bpe_model, t
 from tokenizer_core.bpe import bpe_tokenizer_size, export_agreement, plural, tiktoken_problem, with_steps
 from tokenizer_core.tokenizers import escape_markdown
 
+from ..failures import guarded_callback
 from ..messages import clear_message, leave_message, show_message
 from ..state import register_session_tokenizer, session_tokenizers
 from .model import set_model
@@ -122,6 +123,9 @@ def use_section(model: BPEModel | None, k: int) -> None:
             st.caption("Versioned, readable JSON: the options, then one merge per line (left, right, count, "
                        "corpus tokens after it).")  # fmt: skip
         st.file_uploader(
-            "Load a saved model (.json)", type=["json"], key="bpe_upload", on_change=_load_upload
+            "Load a saved model (.json)",
+            type=["json"],
+            key="bpe_upload",
+            on_change=guarded_callback(_load_upload),
         )
         show_message("bpe_upload")

@@ -16,7 +16,8 @@ from tokenizer_core.languages import (
 )
 from tokenizer_core.tokenizers import escape_markdown
 
-from ..messages import clear_message, leave_message, show_message
+from ..failures import guarded_callback
+from ..messages import clear_message, leave_message, leave_notes, show_message
 from .cached import sample
 
 TABLE = "languages_table"  # rows behind the text editor (this session's texts)
@@ -58,10 +59,7 @@ def _on_csv() -> None:
         parts.append(f"added {_listed(added)}")
     notice = escape_markdown(f"{file.name}: " + " and ".join(parts) + ".")
     leave_message(CSV_MESSAGE, notice, kind="success", icon=":material/check:")
-    for problem in parsed.problems:
-        leave_message(
-            CSV_MESSAGE, escape_markdown(problem), kind="warning", icon=":material/warning:", add=True
-        )
+    leave_notes(CSV_MESSAGE, parsed.problems, kind="warning", icon=":material/warning:")
 
 
 def _on_reset_texts() -> None:
@@ -89,7 +87,7 @@ def texts_section() -> tuple[list[Language], list[str]]:
         c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
         c1.file_uploader(
             "Upload translations (CSV with columns language, text)", type=["csv", "tsv", "txt"],
-            key="languages_csv", on_change=_on_csv,
+            key="languages_csv", on_change=guarded_callback(_on_csv),
             help="UTF-8 CSV; optional columns: code, script, whitespace_words (yes/no). A language "
             "already in the table gets the new text; others are added. Download the texts below "
             "for a file in the right format.",

@@ -12,7 +12,7 @@ from tokenizer_core.workspace.models import Choice
 
 from ..failures import guarded_callback
 from ..fast_first import rerun_parts
-from ..messages import clear_message, leave_message, show_message
+from ..messages import clear_message, leave_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..prices import RATE, current_rate, price_edits, set_price_edits
 from .chat_editor import set_messages
@@ -50,9 +50,7 @@ def _on_workspace_file() -> None:
     n = len(ws.versions)
     loaded = escape_markdown(f"Loaded {file.name}: {n} version{'s' * (n != 1)}.")
     leave_message(FILE_MESSAGE, loaded, kind="success", icon=":material/check:")
-    for note in notes:
-        text = escape_markdown(f"{file.name}: {note}")
-        leave_message(FILE_MESSAGE, text, kind="warning", icon=":material/data_object:", add=True)
+    leave_notes(FILE_MESSAGE, notes, kind="warning", icon=":material/data_object:", prefix=f"{file.name}: ")
     rerun_parts(WORKSPACE)  # the prompt and the prices are above this section's fragment
 
 

@@ -7,12 +7,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, read_share_params
 from tokenizer_core.workspace.share import PACKED, share_link
 
 from ..link_box import link_box
-from ..messages import clear_message, leave_message, show_message
+from ..messages import clear_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..state import session_tokenizers
 from .chat_editor import set_messages
@@ -20,7 +19,6 @@ from .counts import CUSTOM
 from .versions import set_versions
 
 LINK, ICON = "counter_link", ":material/link_off:"
-MAX_LINK_WARNINGS = 12  # a crafted link can hold thousands of problems: the first ones, then a count
 
 
 def apply_share_link() -> list[str]:
@@ -63,13 +61,7 @@ def link_warnings(warnings: list[str]) -> None:
     fresh tab's first run may stop before that (the first view), and the link is read only once."""
     if warnings:
         clear_message(LINK)
-        for warning in warnings[:MAX_LINK_WARNINGS]:
-            leave_message(
-                LINK, f"Shared link: {escape_markdown(warning)}", kind="warning", icon=ICON, add=True
-            )
-        if len(warnings) > MAX_LINK_WARNINGS:
-            more = f"Shared link: {len(warnings) - MAX_LINK_WARNINGS:,} more problems like these."
-            leave_message(LINK, more, kind="warning", icon=ICON, add=True)
+        leave_notes(LINK, warnings, kind="warning", icon=ICON, prefix="Shared link: ")
     show_message(LINK)
 
 
