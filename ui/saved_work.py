@@ -12,8 +12,8 @@ and restores it when the page is opened in a new session:
 * After that, each run builds the page's snapshot (the values of `PAGES[page]`, plus what a page
   adds: the workspace's chat, versions and prices, the BPE model's merges) and sends it to the
   browser only when it changed (by its digest), at most MAX_BYTES; what does not fit is named.
-* A share link wins: a workspace opened on a link that is not the one its own address bar held
-  when the work was saved keeps the link's contents.
+* A share link wins: a workspace opened on a link (not reloaded: the address bar of a reloaded
+  workspace holds the user's own work) keeps the link's contents.
 * "Clear my saved work" (the sidebar) removes every page's saved work from this browser.
 
 Built on public APIs only (session state, callbacks, components v2), apart from ui/settings.py.
@@ -33,6 +33,7 @@ from tokenizer_core.workspace.intake import read_messages, read_versions
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
+_RELOADED = "_tw_saved_reloaded"  # the browser says the tab was reloaded (not opened on a link)
 _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app  # a nonce: the browser removes every page's saved work once
 
 # What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
@@ -42,8 +43,9 @@ PAGES: dict[str, dict[str, str]] = {
         "counter_text": "str", "counter_mode": "str", "counter_tokenizers": "strs", "counter_chat_tools": "str",
         "counter_special": "bool", "counter_ctx": "str", "counter_ctx_custom": "int", "counter_view": "str",
         "counter_ws": "bool", "counter_diff": "bool", "counter_out_tokens": "int", "counter_cached_tokens": "int",
-        "counter_requests": "int", "counter_version_name": "str", "prices_rate": "str",
-        "_chat": "json", "_versions": "json", "_prices": "json", "_link": "str",
+        "counter_requests": "int", "counter_version_name": "str", "prices_rate": "str", "counter_sample": "str",
+        "counter_part": "int", "counter_cmp_a": "int", "counter_cmp_b": "int", "counter_cmp_tok": "str",
+        "_chat": "json", "_versions": "json", "_prices": "json",
     },
     "bpe": {
         "bpe_corpus_text": "str", "bpe_corpus_sample": "str", "bpe_format": "str", "bpe_symbols": "str",
@@ -65,11 +67,12 @@ PAGES: dict[str, dict[str, str]] = {
         "identifiers_try_name": "str", "identifiers_filter": "str", "identifiers_builtins": "bool",
         "identifiers_styles": "strs", "identifiers_min_chars": "int", "identifiers_min_occ": "int",
         "identifiers_sort": "str", "identifiers_top_n": "int", "identifiers_split_mode": "str",
+        "identifiers_inspect": "str", "identifiers_view_tok": "str", "identifiers_view_line": "int",
     },
     "chunks": {
         "chunks_text": "str", "chunks_sample": "str", "chunks_strategy": "str", "chunks_tokenizer": "str",
         "chunks_model": "str", "chunks_size": "int", "chunks_overlap_unit": "str", "chunks_overlap": "int",
-        "chunks_overlap_pct": "float", "chunks_ws": "bool",
+        "chunks_overlap_pct": "float", "chunks_ws": "bool", "chunks_first": "int",
     },
 }  # fmt: skip
 
@@ -97,7 +100,12 @@ export default function (component) {
       }
     }
     if (data.load) {  // a new session on this page: send what the browser kept, once
-      if (s.asked !== data.key) { s.asked = data.key; setTriggerValue("stored", { key: data.key, raw: store.getItem(data.key) }); }
+      if (s.asked !== data.key) {
+        s.asked = data.key;
+        const nav = performance.getEntriesByType("navigation")[0];
+        const reloaded = !!nav && nav.type === "reload";
+        setTriggerValue("stored", { key: data.key, raw: store.getItem(data.key), reloaded });
+      }
       return;
     }
     if (typeof data.snapshot === "string") {
@@ -132,19 +140,18 @@ def _workspace_extra() -> dict:
     out: dict = {"_versions": [v.to_json() for v in versions()], "_prices": edits_to_json(price_edits())}
     if "counter_chat_msgs" in ss:
         out["_chat"] = [[m.role, m.content] for m in current_messages("counter_chat")]
-    out["_link"] = digest(repr(sorted(st.query_params.to_dict().items())))
     return out
 
 
 def _workspace_restore(values: dict, notes: list[str]) -> bool:
-    """Put the workspace's extras back; False: a share link was opened, which wins."""
+    """Put the workspace's extras back; False: the page was opened on a share link, which wins
+    (a reload of the page is not that: its address bar holds the user's own work)."""
     from .prices import set_price_edits
     from .workspace.chat_editor import set_messages
     from .workspace.versions import set_versions
 
-    link = st.query_params.to_dict()
-    if link and values.get("_link") != digest(repr(sorted(link.items()))):
-        return False  # opened on someone's link: its contents win
+    if st.query_params.to_dict() and not st.session_state.get(_RELOADED):
+        return False  # opened on a link: its contents win
     if isinstance(values.get("_chat"), list):
         messages, found = read_messages(values["_chat"], where="the saved chat")
         notes += found
@@ -259,6 +266,7 @@ def _on_stored(page: str, widget: str) -> None:
     if ss.get(_k(page, "loaded")) or not isinstance(value, dict):
         return
     ss[_k(page, "loaded")] = True
+    ss[_RELOADED] = value.get("reloaded") is True
     if value.get("off"):
         ss[_k(page, "notes")] = ["This browser does not let the page keep your work: it is lost on reload."]
         return
