@@ -19,6 +19,7 @@ def main() -> None:
     # these modules make components and caches, which belong to the runtime.
     from ui.failures import failures_shown
     from ui.jobs import start_housekeeping
+    from ui.saved_work import apply_saved_work, saved_work_sidebar
     from ui.settings import keep_settings
     from ui.style import app_style
     from ui.widgets import custom_tokenizer_sidebar
@@ -48,11 +49,13 @@ def main() -> None:
     ]
     start_housekeeping()  # cancels the jobs of sessions that left; gives their memory back
     nav = st.navigation(pages)
+    apply_saved_work()  # the work this browser kept for the page, once per session (ui/saved_work.py)
     app_style()
     st.sidebar.caption(
         "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."
     )
     custom_tokenizer_sidebar()
+    saved_work_sidebar()  # each page keeps its work in this browser (ui/saved_work.py)
     # A user's tokenizer that breaks on text no page checked it on: a message, not a traceback
     # (the page's fragments and callbacks use the same handler, see ui/failures.py).
     with failures_shown():

@@ -23,6 +23,7 @@ from ui.bpe.training import start_training, train_button, training_outcome
 from ui.bpe.use import use_section
 from ui.bpe.words import words_section
 from ui.messages import show_message
+from ui.saved_work import keep_work
 from ui.widgets import text_source
 
 st.title("BPE playground")
@@ -81,3 +82,4 @@ if model is not None:
     probe_section(model, k)
 st.divider()
 use_section(model, k)
+keep_work("bpe")  # in the browser, for a reload (ui/saved_work.py)

@@ -21,6 +21,7 @@ from ui.chunks.options import SAMPLES, settings_form, strategy_tip
 from ui.chunks.stats import stats_section
 from ui.chunks.table import table_section
 from ui.messages import show_notes
+from ui.saved_work import keep_work
 from ui.state import get_tokenizer
 from ui.widgets import show_unavailable, text_source, tokenizer_failed
 
@@ -31,6 +32,7 @@ st.caption(
     "Cut a document into chunks that fit an embedding model, measured in tokens of the tokenizer "
     "you pick. Every chunk has exact offsets, its real token count and its real overlap."
 )
+keep_work("chunks")  # in the browser, for a reload (ui/saved_work.py); before any st.stop
 text = text_source("chunks", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=200)
 strategy, tokenizer_id, size, overlap_raw, model_name = settings_form()
 model = next((m for m in EMBEDDING_MODELS if m.name == model_name), None)

@@ -16,6 +16,7 @@ from ui.identifiers.summary import summary_metrics
 from ui.identifiers.table import identifiers_tab
 from ui.identifiers.teaching import greedy_vocab, teaching_tab
 from ui.messages import show_notes
+from ui.saved_work import keep_work
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable, text_source, working_tokenizers
 
@@ -27,6 +28,7 @@ st.caption(
     "What your names and your code layout cost in tokens, for each tokenizer: every identifier split into "
     "words and tokens, snake_case vs camelCase, comments, indentation and blank lines."
 )
+keep_work("identifiers")  # in the browser, for a reload (ui/saved_work.py); before any st.stop
 code = text_source(
     "identifiers", samples=SAMPLES, default_sample=next(iter(SAMPLES)), height=260, extensions=EXTENSIONS,
     label="Code", placeholder="Paste source code: Python, TypeScript, JavaScript, Go, Rust, Java, C, C++, C#, SQL, shell...",

@@ -14,6 +14,7 @@ from ui.languages.pair_view import pair_section
 from ui.languages.premiums import summary_metrics, table_section
 from ui.languages.texts import texts_section
 from ui.messages import show_notes
+from ui.saved_work import keep_work
 from ui.state import get_tokenizers, named
 from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
 
@@ -68,3 +69,4 @@ elif toks and base:
     )  # fmt: skip
     cost_section(chosen, base, base_name)
     pair_section(chosen, toks, rows, base)
+keep_work("languages")  # in the browser, for a reload (ui/saved_work.py)

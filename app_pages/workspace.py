@@ -9,6 +9,7 @@ from tokenizer_core.workspace.models import Choice, TokenizerGroup
 from ui.failures import guarded
 from ui.fast_first import ask_for_rest, rest_drawn, whole_run
 from ui.models import groups_for, model_select
+from ui.saved_work import keep_work
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable
 from ui.workspace.about import about_tokenizers
@@ -79,6 +80,7 @@ def prompt_sections(choices: list[Choice], toks: dict[str, Tokenizer], window: i
         [c.id for c in choices], now.text, window, mode=now.mode, messages=now.messages,
         tools=current.tools, versions=[v.to_json() for v in versions()],
     )  # fmt: skip
+    keep_work("workspace", in_fragment=True)  # in the browser, for a reload (ui/saved_work.py)
     if now.mode == "text":
         rest_drawn("counter", SECTIONS, now.shows)
 

@@ -1,0 +1,136 @@
+"""A page's work as the browser keeps it between visits: one versioned JSON text per page.
+
+The app keeps each page's inputs in the browser's local storage so that a reload or a browser
+restart finds them again (ui/saved_work.py). What comes back from the browser is untrusted: it
+may be corrupt, edited by hand, from another version of the app or of another page. `unpack`
+reads it the way every other input is read: what does not fit is left out, with a note; nothing
+raises. ::
+
+    text, left_out = pack("bpe", {"bpe_corpus_text": "low lower"})
+    values, notes = unpack(text, "bpe", {"bpe_corpus_text": "str"})
+    values == {"bpe_corpus_text": "low lower"} and notes == [] and left_out == []
+
+A value's kind says what it may hold: "str", "int", "float", "bool", "strs" (a list of texts),
+or "json" (any JSON value; the page checks it as it uses it, e.g. a workspace version).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping
+
+from .tokenizers import clean_text
+from .workspace.limits import MAX_DEPTH, nesting_depth, no_lone_surrogates
+
+FORMAT = "tokenizer-workbench/saved-work"
+VERSION = 1
+MAX_BYTES = 2_000_000  # per page, as UTF-8: local storage holds about 5 MB per site
+KINDS = ("str", "int", "float", "bool", "strs", "json")
+
+
+def digest(text: str) -> str:
+    """A short fingerprint of a snapshot: ``len(digest("x")) == 16``."""
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _size(value: object) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES) -> tuple[str, list[str]]:
+    """The page's values as one JSON text of at most `max_bytes`, and the keys left out to fit.
+
+    Over the cap, the largest values are left out first (what fits is kept):
+    ``pack("x", {"a": "1", "b": "2" * 99}, max_bytes=100)[1] == ["b"]``.
+    """
+    kept = dict(values)
+    left_out: list[str] = []
+
+    def doc() -> str:
+        return json.dumps(
+            {"format": FORMAT, "version": VERSION, "page": page, "values": kept}, ensure_ascii=False
+        )
+
+    text = doc()
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        for key in sorted(kept, key=lambda k: _size(kept[k]), reverse=True):
+            del kept[key]
+            left_out.append(key)
+            text = doc()
+            if len(text.encode("utf-8", "surrogatepass")) <= max_bytes:
+                break
+    return text, sorted(left_out)
+
+
+def _fits(kind: str, value: object) -> bool:
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**15
+    if kind == "float":
+        return (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and abs(value) < 1e15
+        )
+    if kind == "strs":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return kind == "json"
+
+
+def kind_of(key: str, spec: Mapping[str, str]) -> str | None:
+    """The kind a key holds by `spec` (keys or regular expressions of keys), None if not one of its:
+    ``kind_of("chat_text_3", {r"chat_text_\\d+": "str"}) == "str"``."""
+    if key in spec:
+        return spec[key]
+    return next((kind for pattern, kind in spec.items() if re.fullmatch(pattern, key)), None)
+
+
+def unpack(
+    raw: object, page: str, spec: Mapping[str, str], *, max_bytes: int = MAX_BYTES
+) -> tuple[dict, list[str]]:
+    """The values a saved text holds for `page`, each of the kind `spec` gives its key, and notes
+    on what was left out. Never raises: a text that is not a snapshot of this page gives ``{}``
+    and one note."""
+    if raw is None or raw == "":
+        return {}, []
+    if not isinstance(raw, str):
+        return {}, ["the saved work is not text, so it was not used"]
+    if len(raw) > max_bytes:  # characters: at least as many bytes
+        return {}, [f"the saved work is larger than {max_bytes:,} bytes, so it was not used"]
+    try:
+        doc = json.loads(clean_text(raw))
+    except (ValueError, RecursionError):
+        return {}, ["the saved work is damaged (not JSON), so it was not used"]
+    if nesting_depth(doc) > MAX_DEPTH:
+        return {}, ["the saved work is nested too deep, so it was not used"]
+    doc = no_lone_surrogates(doc)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        return {}, ["the saved work is not in this app's format, so it was not used"]
+    version = doc.get("version")
+    if version != VERSION or isinstance(version, bool):
+        return {}, ["the saved work is from another version of the app, so it was not used"]
+    if doc.get("page") != page:
+        return {}, ["the saved work belongs to another page, so it was not used"]
+    values = doc.get("values")
+    if not isinstance(values, dict):
+        return {}, ["the saved work holds no values, so it was not used"]
+    out: dict = {}
+    skipped = 0
+    for key, value in values.items():
+        kind = kind_of(key, spec)
+        if kind is not None and _fits(kind, value):
+            out[key] = value
+        else:
+            skipped += 1
+    notes = [f"{skipped:,} saved value{'s' * (skipped != 1)} could not be used and {'were' if skipped != 1 else 'was'} left out"] if skipped else []  # fmt: skip
+    return out, notes
+
+
+__all__ = ["FORMAT", "KINDS", "MAX_BYTES", "VERSION", "digest", "kind_of", "pack", "unpack"]
