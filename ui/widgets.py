@@ -128,7 +128,9 @@ def text_source(
 
     `live=True` uses the box that sends its text while the user types (ui/live_text.py).
 
-    The text lives in `st.session_state[f"{key}_text"]` and persists across pages. Loading a
+    The text lives in `st.session_state[f"{key}_text"]` and persists across pages, and so does
+    an uploaded file's name and text (`uploaded_file_name`), though Streamlit's uploader forgets
+    the file when its page is left. Loading a
     sample or a file replaces it, and a "Restore" button brings back what was there before, so
     nothing typed is lost. A binary or non-UTF-8 upload shows a message and changes nothing.
     A page that reruns the box apart from the rest draws the two halves itself:
@@ -146,24 +148,29 @@ def text_source_controls(
     default_sample: str | None = None,
 ) -> None:
     """The upload and sample row above a text box (see `text_source`), and an upload's error."""
-    text_key, err_key = f"{key}_text", f"{key}_upload_error"
+    text_key, err_key, file_key = f"{key}_text", f"{key}_upload_error", f"{key}_file"
     if text_key not in st.session_state and default_sample in samples:
         st.session_state[text_key] = samples[default_sample]()
 
     def on_upload() -> None:
         st.session_state.pop(err_key, None)
         file = st.session_state.get(f"{key}_upload")
-        if file is None:
+        if file is None:  # the user removed the file
+            st.session_state.pop(file_key, None)
             return
         try:
-            _replace_text(key, decode_text(file.getvalue(), filename=file.name))
+            text = decode_text(file.getvalue(), filename=file.name)
         except InputError as exc:
             st.session_state[err_key] = str(exc)
+            return
+        _replace_text(key, text)
+        st.session_state[file_key] = (file.name, text)
 
     def on_sample() -> None:
         name = st.session_state.get(f"{key}_sample")
         if name in samples:
             _replace_text(key, samples[name]())
+            st.session_state.pop(file_key, None)
 
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")  # room for the longest sample name
     with c1:
@@ -172,6 +179,10 @@ def text_source_controls(
             max_upload_size=MAX_TEXT_BYTES // 1_000_000,
             help="UTF-8 or UTF-16 text: " + ", ".join(f".{e}" for e in extensions[:12]) + ", ...",
         )  # fmt: skip
+        # Streamlit forgets an upload when its page is left; the file's name comes back from here.
+        name = uploaded_file_name(key, st.session_state.get(text_key, ""))
+        if name is not None and st.session_state.get(f"{key}_upload") is None:
+            st.caption(f":material/description: From your file **{escape_markdown(name)}**")
     with c2:
         s1, s2 = st.columns([3, 1], vertical_alignment="bottom")
         s1.selectbox("Sample", list(samples), key=f"{key}_sample")
@@ -181,6 +192,15 @@ def text_source_controls(
             escape_markdown(st.session_state[err_key]) + " Your text below is unchanged.",
             icon=":material/block:",
         )
+
+
+def uploaded_file_name(key: str, text: str) -> str | None:
+    """The name of the file uploaded into the text box `key` while the box still holds exactly
+    that file's text (kept for the session, also after the user visits another page), else None."""
+    kept = st.session_state.get(f"{key}_file")
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[1] == text:
+        return str(kept[0])
+    return None
 
 
 def text_entry(

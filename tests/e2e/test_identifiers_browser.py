@@ -110,3 +110,35 @@ def test_upload_detects_the_language_and_rejects_binary(app_page, tmp_path):
     expect(app_page.page.get_by_text(re.compile("looks like a binary file"))).to_be_visible()
     expect(area).to_have_value(text)  # nothing lost
     assert not app_page.exceptions()
+
+
+def test_an_uploaded_file_survives_a_visit_to_another_page(app_page, tmp_path):
+    """Issue 31 (8): orders.ts came back as "JavaScript (guessed from the code)", its chip gone."""
+    open_identifiers(app_page)
+    # no type annotation: without its name the code reads as JavaScript
+    code = (
+        "const total = items.reduce((sum, item) => sum + item.price, 0);\n"
+        "function describe(order) {\n  return `${order.id}: ${total}`;\n}\n"
+        "console.log(describe({ id: 7 }));\n"
+    )
+    file = tmp_path / "orders.ts"
+    file.write_text(code, encoding="utf-8")
+    uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
+    app_page.run(lambda: uploader.set_input_files(str(file)))
+    language = app_page.main.get_by_text(
+        re.compile(r"Language: TypeScript \(from the file name orders\.ts\)")
+    )
+    expect(language).to_be_visible()
+
+    for page in ("Chunk previewer", "Code identifiers"):
+        link = app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text=page)
+        app_page.run(lambda link=link: link.click())
+    expect(app_page.main.locator("h1")).to_have_text("Code identifiers")
+    expect(app_page.main.get_by_test_id("stTextArea").locator("textarea").first).to_have_value(code)
+    expect(language).to_be_visible()
+    expect(app_page.main.get_by_text("From your file orders.ts")).to_be_visible()
+
+    # another text in the box: the file's name no longer applies
+    app_page.run(lambda: app_page.main.get_by_role("button", name="Load sample").click())
+    expect(app_page.main.get_by_text("From your file orders.ts")).to_have_count(0)
+    assert not app_page.exceptions()

@@ -156,6 +156,42 @@ def test_contextual_keywords_and_member_names():
     assert [o.name for o in java.occurrences] == ["x", "var"]
 
 
+# ECMAScript reserves break...yield (strict mode adds let, static, implements, interface, package,
+# private, protected, public); `async`, `of`, `get`... are contextual, and so are TypeScript's
+# `readonly`, `declare`, `abstract`, `keyof`, `infer`, `is`, `asserts` (TypeScript's scanner lists
+# them after its last reserved word). A contextual word used as a name is an identifier.
+@pytest.mark.parametrize(
+    "code, language, expected",
+    [
+        pytest.param("const is = 1; let readonly = x; function f(async) {}", "typescript",
+                     ["is", "readonly", "x", "f", "async"], id="ts-names"),
+        pytest.param("let declare = 1, abstract = 2, keyof = 3, infer = 4, asserts = 5;", "typescript",
+                     ["declare", "abstract", "keyof", "infer", "asserts"], id="ts-more-names"),
+        pytest.param("const o = { readonly: true, is: 1 }; o.readonly; is(o); asserts(o);", "typescript",
+                     ["o", "readonly", "is", "o", "readonly", "is", "o", "asserts", "o"], id="ts-properties-calls"),
+        pytest.param("const async = require('async'); async.map(xs); g(async);", "javascript",
+                     ["async", "require", "async", "map", "xs", "g", "async"], id="js-async-name"),
+        pytest.param("async function g(a) { const f = async (x) => x; const h = async y => y; }", "javascript",
+                     ["g", "a", "f", "x", "x", "h", "y", "y"], id="js-async-keyword"),
+        pytest.param("let readonly = 1\nreadonly\nfoo()", "typescript", ["readonly", "readonly", "foo"],
+                     id="ts-line-break-ends-modifier"),
+        pytest.param(
+            "abstract class A { private readonly b: string; abstract m(): void; async n(): Promise<void> {} }\n"
+            "declare const q: number;\ntype K = keyof T;\ntype U<T> = T extends (infer E)[] ? E : never;\n"
+            "function s(v: unknown): v is string { return true }\nfunction ok(v: unknown): asserts v is string {}\n"
+            "const t = async (v: number): Promise<number> => v;",
+            "typescript",
+            ["A", "b", "string", "m", "n", "Promise", "q", "number", "K", "T", "U", "T", "T", "E", "E", "never",
+             "s", "v", "unknown", "v", "string", "ok", "v", "unknown", "v", "string", "t", "v", "number", "Promise",
+             "number", "v"],
+            id="ts-keywords-where-they-act",
+        ),
+    ],
+)  # fmt: skip
+def test_contextual_words_are_names_where_used_as_names(code, language, expected):
+    assert [o.name for o in extract_identifiers(code, language).occurrences] == expected
+
+
 def test_js_regex_literal_versus_division():
     ex = extract_identifiers("a = b / c / d; r = /x y/g.test(s); if (/z/.test(t)) return /w/;", "javascript")
     assert [o.name for o in ex.occurrences] == ["a", "b", "c", "d", "r", "test", "s", "test", "t"]

@@ -39,7 +39,7 @@ _JS_KEYWORDS = """
 break case catch class const continue debugger default delete do else export extends finally
 for function if import in instanceof new return super switch this throw try typeof var void
 while with yield let static enum await implements package protected interface private public
-null true false async
+null true false
 """
 _JS_BUILTINS = """
 console window document globalThis Math JSON Object Array String Number Boolean Symbol BigInt
@@ -49,7 +49,7 @@ setTimeout clearTimeout setInterval clearInterval fetch encodeURIComponent decod
 structuredClone queueMicrotask Uint8Array ArrayBuffer TextEncoder TextDecoder URL URLSearchParams
 process Buffer
 """
-_TS_KEYWORDS = _JS_KEYWORDS + " abstract declare enum implements interface keyof readonly infer is asserts"
+_TS_KEYWORDS = _JS_KEYWORDS
 _TS_BUILTINS = (
     _JS_BUILTINS
     + """
@@ -57,8 +57,15 @@ any unknown never string number boolean object symbol bigint Partial Required Re
 Pick Omit Exclude Extract NonNullable ReturnType Parameters Awaited InstanceType Array ReadonlyArray
 """
 )
-_JS_CONTEXTUAL = "of get set from as accessor"
-_TS_CONTEXTUAL = _JS_CONTEXTUAL + " type namespace module satisfies override unique out"
+# Contextual keywords (ECMAScript and TypeScript): any of these may name a variable, a parameter or
+# a property (`const is = 1; function f(async) {}`); the lexer calls one a keyword only where it
+# acts as one (see CLike._keyword_context). The words above are reserved in ECMAScript's strict
+# mode, which every module and class body is in.
+_JS_CONTEXTUAL = "of get set from as accessor async"
+_TS_CONTEXTUAL = (
+    _JS_CONTEXTUAL + " type namespace module satisfies override unique out"
+    " abstract declare readonly is asserts keyof infer"
+)
 
 _GO_KEYWORDS = """
 break case chan const continue default defer else fallthrough for func go goto if import

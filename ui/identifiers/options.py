@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import InputError, decode_text
 from tokenizer_core.identifiers import (
     CODE_EXTENSIONS,
     CODE_LANGUAGES,
@@ -14,7 +13,7 @@ from tokenizer_core.identifiers import (
 )
 from tokenizer_core.tokenizers import TEXT_EXTENSIONS
 
-from ..widgets import tokenizer_select
+from ..widgets import tokenizer_select, uploaded_file_name
 
 AUTO = "auto"
 SAMPLES = {label: (lambda label=label: load_code_sample(label)[0]) for label in CODE_SAMPLES}
@@ -49,17 +48,6 @@ def sample_languages() -> dict[str, str]:
     return {text: lang for text, lang in (load_code_sample(label) for label in CODE_SAMPLES)}
 
 
-def uploaded_name(code: str) -> str | None:
-    """The uploaded file's name, if the text area still holds exactly that file."""
-    file = st.session_state.get("identifiers_upload")
-    if file is None:
-        return None
-    try:
-        return file.name if decode_text(file.getvalue(), filename=file.name) == code else None
-    except InputError:
-        return None
-
-
 def resolve_language(code: str) -> tuple[str, str]:
     choice = st.session_state.get("identifiers_language", AUTO)
     if choice != AUTO and choice in CODE_LANGUAGES:
@@ -67,4 +55,4 @@ def resolve_language(code: str) -> tuple[str, str]:
     sample = sample_languages().get(code)
     if sample:
         return sample, "the sample's language"
-    return detect_code_language(code, filename=uploaded_name(code))
+    return detect_code_language(code, filename=uploaded_file_name("identifiers", code))

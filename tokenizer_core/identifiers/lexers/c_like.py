@@ -55,6 +55,11 @@ _LINE_INDENT = re.compile(r"[ \t]*")
 _RUST_CHAR = re.compile(r"'(?:\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|.)|[^'\\\n])'")
 _RUST_LIFETIME = regex.compile(f"'[{ID_START}][{ID_CONT}]*")
 _RUST_RAW_HASHES = re.compile(r'#*"')
+# JavaScript and TypeScript words that act as a keyword only with the next token on the same line:
+# `async [no LineTerminator here] function` (ECMAScript), TypeScript's modifiers and predicates.
+_SAME_LINE_WORDS = frozenset(("async", "abstract", "declare", "readonly", "is", "asserts"))
+_LINE_SPACE = re.compile(r"[ \t]*")
+_MAX_ARROW_LOOKAHEAD = 4_000  # characters read to find the `=>` after `async (...)`
 _COMMENT_MARK = re.compile(r"/\*|\*/")
 _CHAR_LITERAL = re.compile(r"'(?:\\.[^'\\\n]{0,10}|[^'\\\n]{1,2})'")
 
@@ -196,14 +201,14 @@ class CLike:
         key = word.lower() if lang.case_insensitive else word
         after_dot = self.prev is not None and self.prev.kind == PUNCT and self._prev_text() == "."
         if key in lang.contextual:
-            kind = KEYWORD if (not after_dot and self._keyword_context(end)) else IDENTIFIER
+            kind = KEYWORD if (not after_dot and self._keyword_context(key, end)) else IDENTIFIER
         elif key in lang.keywords:
             kind = IDENTIFIER if (after_dot and lang.member_names) else KEYWORD
         else:
             kind = IDENTIFIER
         self._emit(kind, start, end, word if kind == IDENTIFIER else None)
 
-    def _keyword_context(self, end: int) -> bool:
+    def _keyword_context(self, word: str, end: int) -> bool:
         """A contextual keyword acts as one when a name, string, `{` or `*` follows it."""
         m = WS.match(self.code, end)
         j = m.end() if m else end
@@ -451,6 +456,32 @@ class JavaScript(CLike):
         )
         self.out.add(STRING, piece, n)
         return n
+
+    def _keyword_context(self, word: str, end: int) -> bool:
+        """`async`, TypeScript's `readonly`, `declare`, `is`...: a keyword only before a name on the
+        same line, and `async (...)` only before `=>` (an async arrow function); elsewhere a name:
+        ``const is = 1; let readonly = x; function f(async) {}``."""
+        if word not in _SAME_LINE_WORDS:
+            return super()._keyword_context(word, end)
+        space = _LINE_SPACE.match(self.code, end)
+        j = space.end() if space else end
+        if self.code[j : j + 1] == "(":
+            return word == "async" and self._arrow_after(j)
+        return self.code[j : j + 1] not in ("\n", "\r") and super()._keyword_context(word, end)
+
+    def _arrow_after(self, i: int) -> bool:
+        """True when the parentheses opening at `i` close before `=>` (or `):` a return type)."""
+        code, depth = self.code, 0
+        for j in range(i, min(self.n, i + _MAX_ARROW_LOOKAHEAD)):
+            c = code[j]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth == 0:
+                    rest = code[j + 1 : j + 1 + _MAX_ARROW_LOOKAHEAD].lstrip()
+                    return rest.startswith("=>") or (self.lang.id == "typescript" and rest.startswith(":"))
+        return False
 
 
 class TypeScript(JavaScript):
