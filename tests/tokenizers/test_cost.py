@@ -86,6 +86,13 @@ def test_every_step_that_can_grow_text_is_refused(sections, words):
     assert words in _refused(_with(**sections))
 
 
+def test_a_step_nested_too_deep_to_check_is_refused():
+    step = AMPLIFIER
+    for _ in range(40):
+        step = {"type": "Sequence", "normalizers": [step]}
+    assert '"normalizer" nests Sequence steps more than 8 levels deep' in _refused(_with(normalizer=step))
+
+
 def test_a_long_unknown_token_is_refused():
     doc = json.loads(_hf_json())
     doc["model"]["unk_token"] = "U" * 1000

@@ -39,6 +39,10 @@ MAX_MODEL_TEXT_CHARS = 32
 # measurements (done a few thousand characters at a time) small.
 MAX_PIPELINE_GROWTH = 1_000
 
+# Deepest nesting of Sequence steps read (real files nest one level): a step nested deeper could
+# not be checked, so the file is refused.
+MAX_DEPTH = 8
+
 # Worst-case characters out per character in, for the steps that need no reading of their fields.
 _NORMALIZER_GROWTH = {
     "NFKC": 18, "NFKD": 18, "NFC": 4, "NFD": 4,  # U+FDFA -> 18 characters; U+1F82 -> 4 (NFD)
@@ -69,6 +73,16 @@ class Growth:
 class CostProblem(ValueError):
     """A step that can make a text grow beyond what any real tokenizer does; the message says
     which and why, in a user's words."""
+
+
+def _nested(section: str, step: Any, depth: int) -> bool:
+    """True for a step to read; raises CostProblem past MAX_DEPTH."""
+    if depth > MAX_DEPTH:
+        raise CostProblem(
+            f'its "{section}" nests Sequence steps more than {MAX_DEPTH} levels deep (real tokenizers '
+            "nest one), so its steps cannot be checked and the file is refused"
+        )
+    return isinstance(step, dict)
 
 
 def _length(value: Any) -> int:
@@ -109,7 +123,7 @@ def _charsmap_longest(blob: Any) -> int:
 
 
 def _normalizer_growth(step: Any, depth: int = 0) -> float:
-    if not isinstance(step, dict) or depth > 32:
+    if not _nested("normalizer", step, depth):
         return 1  # null, or a shape the tokenizers library refuses
     kind = step.get("type")
     if kind == "Sequence":
@@ -132,7 +146,7 @@ def _normalizer_growth(step: Any, depth: int = 0) -> float:
 
 
 def _pre_tokenizer_growth(step: Any, depth: int = 0) -> float:
-    if not isinstance(step, dict) or depth > 32:
+    if not _nested("pre_tokenizer", step, depth):
         return 1
     kind = step.get("type")
     if kind == "Sequence":
@@ -147,7 +161,7 @@ def _pre_tokenizer_growth(step: Any, depth: int = 0) -> float:
 
 def _check_decoder(step: Any, depth: int = 0) -> None:
     """A decoder's Replace grows decoded text (the token view decodes tokens)."""
-    if not isinstance(step, dict) or depth > 32:
+    if not _nested("decoder", step, depth):
         return
     if step.get("type") == "Sequence" and isinstance(step.get("decoders"), list):
         for part in step["decoders"]:
