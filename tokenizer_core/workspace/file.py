@@ -5,10 +5,13 @@ Versioned JSON like the BPE model file:
     {"format": "tokenizer-workbench/workspace", "version": 1, "models": ["gpt-4o", ...],
      "mode": "chat", "text": "...", "messages": [["system", "..."], ...], "tools": "[...]",
      "versions": [{"name": "v1", "kind": "text", "text": "...", "messages": [], "tools": ""}, ...],
-     "prices": {"rate": "standard", "edits": [{"model": "gpt-5.5", "rate": "standard", "input": "4"}]}}
+     "prices": {"rate": "standard", "edits": [{"model": "gpt-5.5", "rate": "standard", "input": "4"}]},
+     "costs": {"output_tokens": 300, "cached_tokens": 0, "requests": 1000}}
 
 "prices" (the user's edited prices, per model and rate option, USD per million tokens as decimal
-strings) is optional: files saved before it existed load with the source's prices.
+strings) is optional: files saved before it existed load with the source's prices. "costs" (the
+cost inputs: whole numbers, see `cost_inputs`) is optional too: a file saved before it existed
+leaves the page's cost inputs as they are, and an app that predates it ignores it.
 
 A file that is not a workspace file (or a newer format) is refused whole; in a workspace file,
 every value is checked as it is read (tokenizer_core.workspace.intake) and what fails is left out
@@ -26,6 +29,7 @@ from ..pricing.source import RATE_OPTIONS
 from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
 from ..tokenizers import some_of
 from ..tokenizers.textio import InputError, read_json_file
+from .cost_inputs import COUNT_FIELDS, read_cost_inputs
 from .diff import DiffRegion, diff_html, diff_regions
 from .intake import read_messages, read_version, read_versions, tools_problem
 from .limits import MAX_DEPTH, nesting_depth, no_lone_surrogates, shown, too_deep_message
@@ -52,6 +56,7 @@ class Workspace:
     versions: list[PromptVersion] = field(default_factory=list)
     price_edits: Edits = field(default_factory=dict)
     price_rate: str | None = "standard"  # None: the file has no prices (saved before they were kept)
+    costs: dict[str, int] = field(default_factory=dict)  # cost inputs (COUNT_FIELDS); {}: none in the file
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -67,6 +72,7 @@ def save_workspace(ws: Workspace) -> str:
         "format": FORMAT, "version": VERSION, "models": ws.models, "mode": ws.mode, "text": ws.text,
         "messages": [list(m) for m in ws.messages], "tools": ws.tools, "versions": [v.to_json() for v in ws.versions],
         "prices": {"rate": ws.price_rate or "standard", "edits": edits_to_json(ws.price_edits)},
+        **({"costs": {f: ws.costs[f] for f in COUNT_FIELDS if f in ws.costs}} if ws.costs else {}),
     }  # fmt: skip
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -134,10 +140,15 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
     notes += found
     edits, rate, found = _prices(doc.get("prices"))
     notes += found
+    costs: dict[str, int] = {}
+    if "costs" in doc:
+        read, found = read_cost_inputs(doc["costs"])
+        costs = {k: v for k, v in read.items() if isinstance(v, int)}
+        notes += found
     ws = Workspace(
         models=list(dict.fromkeys(m for m in models if isinstance(m, str) and m in known)), mode=mode,
         text=_text_field(doc, "text", notes), messages=messages, tools=tools, versions=versions,
-        price_edits=edits, price_rate=rate,
+        price_edits=edits, price_rate=rate, costs=costs,
     )  # fmt: skip
     return ws, notes
 

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..tokenizers import clean_text, some_of
+from .cost_inputs import CostInputs, costs_from_params, costs_to_params
 from .intake import read_messages, read_versions, tools_problem
 from .limits import JSONInputError, load_json, shown
 from .versions import PromptVersion
@@ -41,6 +42,9 @@ CHAT_ROLES = ("system", "developer", "user", "assistant")
 # What each packed parameter carries, in the words the page uses.
 PACKED = {"z": "the text", "zs": "the chat's system message", "zm": "the chat", "zt": "the tools",
           "zv": "the saved versions", "tok": "some of the models"}  # fmt: skip
+# The link also says what it left out (``cut=z,zv``), so that the page it opens says so at its top.
+CUT = "cut"
+_CUT_ROOM = len("&cut=") + len("%2C".join(PACKED))  # kept free in the link for that parameter
 
 
 @dataclass
@@ -57,6 +61,8 @@ class ShareState:
     messages: list[tuple[str, str]] | None = None
     tools: str | None = None
     versions: list[PromptVersion] | None = None
+    costs: dict[str, int | str] = field(default_factory=dict)  # CostInputs fields the link sets
+    left_out: list[str] = field(default_factory=list)  # what the sender's link could not carry (PACKED words)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -123,13 +129,16 @@ def share_link(
     messages: Sequence[tuple[str, str]] = (),
     tools: str = "",
     versions: Sequence[dict] = (),
+    costs: CostInputs | None = None,
 ) -> ShareLink:
     """Query parameters for a link that reproduces the view, and what had to be left out.
 
     Each text (the text, the chat, the tools, the versions) is carried up to
     MAX_SHARED_TEXT_BYTES of UTF-8, and the whole query up to MAX_LINK_CHARS: the prompt of
     the current mode first, then the saved versions, then the rest. The models take up to
-    MAX_MODELS_CHARS of it (the first chosen kept).
+    MAX_MODELS_CHARS of it (the first chosen kept). The cost inputs that differ from the page's
+    defaults come along (``out``, ``cached``, ``req``, ``rate``); what was left out is named in
+    ``cut`` so that the page the link opens says so.
     """
     left_out = []
     kept = list(tokenizers)
@@ -150,6 +159,7 @@ def share_link(
         params["chat"] = "1"
     if mode != "text":
         params["mode"] = mode
+    params.update(costs_to_params(costs or CostInputs()))
     texts = {
         "z": text,
         "zs": system if chat else "",
@@ -165,10 +175,12 @@ def share_link(
             left_out.append((key, f"longer than {MAX_SHARED_TEXT_BYTES:,} bytes"))
             continue
         packed = pack_text(texts[key])
-        if len(urlencode({**params, key: packed})) > MAX_LINK_CHARS:
+        if len(urlencode({**params, key: packed})) > MAX_LINK_CHARS - _CUT_ROOM:
             left_out.append((key, "too long for the link together with the rest"))
             continue
         params[key] = packed
+    if left_out:
+        params[CUT] = ",".join(key for key, _ in left_out)
     return ShareLink(params, tuple(left_out))
 
 
@@ -255,6 +267,12 @@ def read_share_params(
             state.warnings += found
         except ValueError as exc:
             warn(f"prompt versions: {exc}")
+    state.costs, found = costs_from_params(
+        {k: v for k in ("out", "cached", "req", "rate") if (v := one(k)) is not None}
+    )
+    state.warnings += found
+    if (cut := one(CUT)) is not None:  # what the sender's link left out (unknown names are ignored)
+        state.left_out = [PACKED[k] for k in dict.fromkeys(cut.split(",")) if k in PACKED]
     for key, attr in (("ws", "whitespace"), ("special", "allow_special"), ("chat", "chat")):
         if (flag := one(key)) is not None:
             if flag in ("0", "1"):

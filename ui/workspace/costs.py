@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pyarrow as pa
 import streamlit as st
 
@@ -9,15 +11,35 @@ from tokenizer_core.pricing.rates import money_text
 from tokenizer_core.pricing.source import RATE_OPTIONS
 from tokenizer_core.pricing.table import PriceTable
 from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.workspace.cost_inputs import CostInputs
 from tokenizer_core.workspace.model_prices import window_for
 from tokenizer_core.workspace.models import Choice
 
 from ..failures import guarded
 from ..fast_first import rest_drawn
-from ..prices import price_editor, prices_for, rate_control, show_price_notes
+from ..prices import RATE, current_rate, price_editor, prices_for, rate_control, show_price_notes
 from .prompt import prompt_now
 
 ENTERED = "counter_entered_"  # + choice id: a count the user typed for a model nothing here counts
+# the cost inputs' widgets (CostInputs field -> key); a share link and a workspace file set them
+COST_KEYS = {"output_tokens": "counter_out_tokens", "cached_tokens": "counter_cached_tokens",
+             "requests": "counter_requests"}  # fmt: skip
+
+
+def cost_inputs_now() -> CostInputs:
+    """The cost inputs as the page holds them (the defaults until the user changes them)."""
+    default = CostInputs()
+    values = {f: st.session_state.get(k, getattr(default, f)) for f, k in COST_KEYS.items()}
+    return CostInputs(**{f: int(v) for f, v in values.items()}, rate=current_rate())
+
+
+def set_cost_inputs(found: Mapping[str, int | str]) -> None:
+    """Take the cost inputs a link or a file brings (checked there: whole numbers in range)."""
+    for field, key in COST_KEYS.items():
+        if isinstance(value := found.get(field), int):
+            st.session_state[key] = value
+    if isinstance(rate := found.get("rate"), str):
+        st.session_state[RATE] = rate
 
 
 def _counter_name(choice: Choice, tokenizer_names: dict[str, str]) -> str:
@@ -101,15 +123,17 @@ def cost_section(choices: list[Choice], *, window: int) -> None:
         st.caption("Pick a model (not only an encoding) to see what the prompt costs.")
         return
     entered = entered_counts(choices)
+    for field, key in COST_KEYS.items():  # their values come from here, a link or a file: no value=
+        st.session_state.setdefault(key, getattr(CostInputs(), field))
     c1, c2, c3 = st.columns(3)
-    out = int(c1.number_input("Expected output tokens per request", min_value=0, max_value=10**7, value=300,
+    out = int(c1.number_input("Expected output tokens per request", min_value=0, max_value=10**7,
                               step=50, key="counter_out_tokens"))  # fmt: skip
     cached = int(c2.number_input(
-        "Of the input, tokens read from the cache", min_value=0, max_value=10**8, value=0, step=100,
+        "Of the input, tokens read from the cache", min_value=0, max_value=10**8, step=100,
         key="counter_cached_tokens", help="A prompt prefix the provider has cached (a repeated system prompt): "
         "billed at the cached input price where the model has one.",
     ))  # fmt: skip
-    n = int(c3.number_input("Number of requests", min_value=1, max_value=10**12, value=1_000, step=1_000,
+    n = int(c3.number_input("Number of requests", min_value=1, max_value=10**12, step=1_000,
                             key="counter_requests"))  # fmt: skip
     rate_control("counter_price_rate", models)
     table = prices_for(models)

@@ -7,6 +7,7 @@ import streamlit as st
 
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.chat import Message
+from tokenizer_core.workspace.cost_inputs import costs_to_json
 from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
 from tokenizer_core.workspace.models import Choice
 
@@ -16,6 +17,7 @@ from ..messages import clear_message, leave_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..prices import RATE, current_rate, price_edits, set_price_edits
 from .chat_editor import set_messages
+from .costs import cost_inputs_now, set_cost_inputs
 from .prompt import WORKSPACE
 from .versions import set_versions, versions
 
@@ -47,6 +49,7 @@ def _on_workspace_file() -> None:
     if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
         set_price_edits(ws.price_edits)
         st.session_state[RATE] = ws.price_rate
+    set_cost_inputs(ws.costs)  # a file saved before they were kept leaves them alone
     n = len(ws.versions)
     loaded = escape_markdown(f"Loaded {file.name}: {n} version{'s' * (n != 1)}.")
     leave_message(FILE_MESSAGE, loaded, kind="success", icon=":material/check:")
@@ -61,6 +64,7 @@ def current_workspace(choices: list[Choice], mode: str, text: str, messages: lis
     return Workspace(
         [c.id for c in choices], mode, text, pairs, tools, versions(),
         price_edits=price_edits(), price_rate=current_rate(),
+        costs=costs_to_json(cost_inputs_now()),
     )  # fmt: skip
 
 

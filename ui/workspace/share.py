@@ -7,18 +7,21 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, read_share_params
 from tokenizer_core.workspace.share import PACKED, share_link
 
 from ..link_box import link_box
-from ..messages import clear_message, leave_notes, show_message
+from ..messages import clear_message, leave_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..state import session_tokenizers
 from .chat_editor import set_messages
+from .costs import cost_inputs_now, set_cost_inputs
 from .counts import CUSTOM
 from .versions import set_versions
 
 LINK, ICON = "counter_link", ":material/link_off:"
+LEFT_OUT = "counter_link_left_out"  # what the sender's link could not carry, said at the page's top
 
 
 def apply_share_link() -> list[str]:
@@ -46,6 +49,9 @@ def apply_share_link() -> list[str]:
             "counter_chat",
             [("system", state.system or "")] * bool(state.system) + [("user", state.text or "")],
         )
+    set_cost_inputs(state.costs)
+    if state.left_out:
+        st.session_state[LEFT_OUT] = state.left_out
     if state.versions is not None:
         set_versions(state.versions)  # checked by the link reader: the bad ones are left out
     if state.context_window:
@@ -59,8 +65,18 @@ def link_warnings(warnings: list[str]) -> None:
     """What a shared link had wrong: the first few, then how many more. Kept for the session's
     runs until the page has been drawn whole once (`forget_link_warnings` at the page's end): a
     fresh tab's first run may stop before that (the first view), and the link is read only once."""
-    if warnings:
+    left_out = st.session_state.pop(LEFT_OUT, None)
+    if warnings or left_out:
         clear_message(LINK)
+    if left_out:  # the receiver must not take the sample (or nothing) for the sender's text
+        names = " and ".join([", ".join(left_out[:-1]), left_out[-1]] if len(left_out) > 1 else left_out)
+        leave_message(
+            LINK, escape_markdown(
+                f"This link leaves out {names}: too long for a link. What the page shows instead "
+                "is not the sender's; ask them for the workspace file, which keeps everything."
+            ), kind="info", icon=":material/content_cut:", add=True,
+        )  # fmt: skip
+    if warnings:
         leave_notes(LINK, warnings, kind="warning", icon=ICON, prefix="Shared link: ")
     show_message(LINK)
 
@@ -89,6 +105,7 @@ def share_section(
         whitespace=bool(st.session_state.get("counter_ws")),
         allow_special=bool(st.session_state.get("counter_special")),
         mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
+        costs=cost_inputs_now(),
     )  # fmt: skip
     params = link.params
     try:
@@ -101,7 +118,10 @@ def share_section(
         notes = ["The address bar always holds this link: copy either."]
         if link.left_out:
             parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)
-            notes.append(f"Left out of the link: {parts}. A workspace file keeps everything.")
+            notes.append(
+                f"Left out of the link: {parts}. A workspace file keeps everything. The link says so "
+                "at the top of the page it opens."
+            )
         if any(i in session_tokenizers() for i in ids):
             notes.append("Your own tokenizers are private to this session and are not in the link.")
         st.caption(" ".join(notes))
