@@ -20,6 +20,7 @@ from ui.workspace.first_view import end_first_view, first_view, hold
 from ui.workspace.prompt import (
     WORKSPACE,
     PromptNow,
+    chat_not_counted,
     chat_request,
     chat_tokens,
     prompt_mode,
@@ -106,7 +107,14 @@ def workspace(
             hold("counter")  # a first view: the rest once the browser shows this
             text = st.session_state.get("counter_text", "")  # kept in the link and the file
             set_prompt_now(
-                PromptNow("chat", text, toks=toks, messages=messages, tokens=chat_tokens(rows, choices))
+                PromptNow(
+                    "chat",
+                    text,
+                    toks=toks,
+                    messages=messages,
+                    tokens=chat_tokens(rows, choices),
+                    not_counted=chat_not_counted(rows, choices),
+                )
             )
         else:
             text_controls()

@@ -5,7 +5,7 @@ count is the user's."""
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from genai_prices import Usage, calc_price
@@ -60,8 +60,13 @@ def test_every_counted_catalog_model_costs_what_the_source_computes_on_the_promp
         n = builtin(m.tokenizer_id).count(text)
         assert row["Input tokens"] == n, m.id
         # an embedding model has no output price: the source bills its output tokens at nothing
-        assert row["Per request $"] == float(source_total(m.id, n, 300)), m.id
-        assert row["Per 1,000 requests $"] == float(source_total(m.id, n, 300) * 1000), m.id
+        # shown to the micro-dollar and the cent, rounded half up from the source's exact total
+        # (the table's printf format would round the float: 15.995 -> "$15.99")
+        total = source_total(m.id, n, 300)
+        assert row["Per request $"] == float(total.quantize(Decimal("1e-6"), ROUND_HALF_UP)), m.id
+        assert row["Per 1,000 requests $"] == float(
+            (total * 1000).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        ), m.id
         assert "your price" not in row["Note"]
 
 
@@ -75,7 +80,9 @@ def test_every_counted_catalog_model_costs_what_the_source_computes_on_language_
     assert not app.exception, app.exception
     wide = next(df.value for df in app.dataframe if "GPT-5.5" in df.value.columns)
     for m in COUNTED:
-        assert wide.loc["English", m.name] == float(3 * source_total(m.id, tin, 2_000)), (m.id, tin)
+        # the table shows cents: the source's exact total rounded half up
+        cents = (3 * source_total(m.id, tin, 2_000)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        assert wide.loc["English", m.name] == float(cents), (m.id, tin)
     # GPT-5.5 bills a prompt over 272,000 tokens at 2x input and 1.5x output, and the page says so
     if tin > 272_000:
         assert wide.loc["English", "GPT-5.5"] == 3 * (tin * 10 + 2_000 * 45) / 1e6
@@ -122,7 +129,8 @@ def test_cached_input_is_billed_at_the_cached_rate(app):
     app.number_input(key="counter_cached_tokens").set_value(200).run()
     n = builtin("o200k_base").count(load_sample("mixed"))
     row = cost_table(app).set_index("Model").loc["GPT-4o"]
-    assert row["Per request $"] == float(source_total("gpt-4o", n, 300, cached=200))
+    total = source_total("gpt-4o", n, 300, cached=200)
+    assert row["Per request $"] == float(total.quantize(Decimal("1e-6"), ROUND_HALF_UP))
 
 
 def test_an_edited_price_wins_everywhere_and_is_marked_with_the_source_beside_it(app):

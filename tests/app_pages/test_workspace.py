@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from tests.conftest import ENTRY, builtin, shown_counts, token_views
@@ -350,7 +352,12 @@ def test_two_versions_side_by_side_with_the_right_delta(app):
     row = table[table["Model"] == "GPT-4o"].iloc[0]
     assert row["long"] == o200k.count(long) and row["short"] == o200k.count(short)
     assert row["Difference"] == o200k.count(short) - o200k.count(long) < 0
-    assert row["Input $ difference per 1,000 requests"] == f"${row['Difference'] * 2.5 / 1e6 * 1000:+.4f}"
+    # fewer tokens at $2.50 per million, for 1,000 requests: "-$0.0225", the sign before the dollar
+    cell = row["Input $ difference per 1,000 requests"]
+    assert (
+        cell.startswith("-$")
+        and Decimal(cell.replace("$", "")) == Decimal(int(row["Difference"])) * Decimal("2.5") / 1000
+    )
     diff = next(h.proto.body for h in app.get("html") if "tw-diff" in h.proto.body)
     assert "<del" in diff and "friendly" in diff
     # the versions travel in the link

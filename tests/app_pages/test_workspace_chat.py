@@ -66,3 +66,46 @@ def test_each_model_gets_its_own_keyed_view_and_whitespace_follows_the_text_view
     app.session_state["counter_mode"] = "text"
     app.run()
     assert app.toggle(key="counter_ws").value is False
+
+
+def _message_captions(at, n: int) -> list[str]:
+    """The count shown by each of the first `n` messages of the chat editor, in order."""
+    shown = [c.value.replace("\\", "") for c in at.caption if c.value.endswith(" tokens")]
+    return shown[:n]
+
+
+def test_every_message_count_is_labelled_with_its_models(app):
+    """Issue 31 (9): message 1 showed 7 numbers for 9 names, messages 2-4 numbers with no names."""
+    chat = [("system", "Be brief."), ("user", "Where is my order #90210?"), ("assistant", "Let me check."),
+            ("user", "Thanks, and the invoice?")]  # fmt: skip
+    choose(app, "counter_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1"])
+    _chat(app, chat)
+    o200k, llama = builtin("o200k_base"), builtin("llama3")
+    labels = _message_captions(app, len(chat))
+    assert len(labels) == len(chat)
+    for label, (_, text) in zip(labels, chat):
+        parts = label.removesuffix(" tokens").split(" · ")
+        # one part per tokenizer, each "the models it counts for: their count"
+        assert parts == [f"GPT-4o, GPT-5: {o200k.count(text):,}", f"Llama 3.1 8B: {llama.count(text):,}"], (
+            label
+        )
+
+
+def test_deepseek_v4_says_which_chats_it_counts_and_shows_no_empty_cells(app):
+    """Issue 31 (10): four messages gave "no chat format known" and a row of "None" cells;
+    DeepSeek V4's format is rendered for one optional system and one user message."""
+    chat = [("system", "Be brief."), ("user", "Hi"), ("assistant", "Hello!"), ("user", "Bye")]
+    choose(app, "counter_tokenizers", ["deepseek-v4-pro", "gpt-4o"])
+    _chat(app, chat)
+    table = next(df.value for df in app.dataframe if "Chat format" in df.value.columns)
+    assert list(table["Models"]) == ["GPT-4o"]  # no row of empty cells for DeepSeek V4
+    assert not table.isna().any().any()
+    said = " ".join(w.value for w in app.warning) + " " + " ".join(c.value for c in app.caption)
+    assert "no chat format known" not in said
+    assert "one system and one user message" in said and "DeepSeek V4 Pro" in said
+    # two messages: counted, in the table and the cost table
+    _chat(app, chat[:2])
+    table = next(df.value for df in app.dataframe if "Chat format" in df.value.columns)
+    assert "DeepSeek V4 Pro" in set(table["Models"])
+    costs = next(df.value for df in app.dataframe if "Per request $" in df.value.columns)
+    assert "DeepSeek V4 Pro" in set(costs["Model"])

@@ -247,6 +247,16 @@ def test_money_is_exact():
     )
 
 
+def test_money_rounds_half_up_exactly_and_puts_the_sign_first():
+    # half up, as invoices round: 15.995 is 15.99499... as a float, which printf rounds down
+    assert money_text(D("15.995"), places=2) == "$16.00" and f"{15.995:.2f}" == "15.99"
+    assert money_text(D("2.675"), places=2) == "$2.68" and round(2.675, 2) == 2.67
+    assert money_text(D("-0.125"), places=2) == "-$0.13" and money_text(D("1234.5"), places=2) == "$1,234.50"
+    # a difference: the sign before the dollar, never "$-0.0700"
+    assert money_text(D("-0.0700"), sign=True) == "-$0.07" and money_text(D("0.07"), sign=True) == "+$0.07"
+    assert money_text(D("-0.07")) == "-$0.07" and money_text(D("0.000345"), sign=True) == "+$0.000345"
+
+
 def test_workload_formula_by_hand():
     p = ModelPrice("m", "p", "o200k_base", Rates(input=Rate(D(2)), output=Rate(D(8))))
     w = Workload(requests_per_month=1000, input_tokens=800, output_tokens=200)

@@ -240,3 +240,12 @@ def test_no_name_doubles_its_brackets_or_carries_an_id():
 @pytest.mark.parametrize("mid", DEFAULT_CHOICES)
 def test_defaults_are_catalog_models_with_prices(mid):
     assert MODELS[mid].tokenizer_id in BUILTINS and MODELS[mid].price
+
+
+def test_a_source_model_is_listed_under_its_maker_not_its_seller():
+    """Issue 31 (11): the source files "DeepSeek V4.1 Flash 1017" under Mistral, who sells it;
+    DeepSeek made it (and Anthropic made the Claude models Google sells)."""
+    found = model_prices.uncatalogued_models(on=date(2026, 12, 4))
+    assert found["src:mistral:deepseek-v4-1-flash-1017"].maker == "DeepSeek"
+    assert {e.maker for k, e in found.items() if k.startswith("src:google:claude-")} == {"Anthropic"}
+    assert models_module.maker_of("Grok 4", "X AI") == "X AI"  # no family known: the seller

@@ -16,7 +16,7 @@ rate, not only the tokens above it (the "cliff" the providers publish):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 MILLION = Decimal(1_000_000)
 FIELDS = ("input", "cached_input", "output")
@@ -30,16 +30,34 @@ def exact(value: float | int | Decimal) -> Decimal:
     return Decimal(value) if isinstance(value, int) else Decimal(repr(float(value)))
 
 
-def money_text(value: Decimal | None) -> str:
-    """A price for people: ``money_text(Decimal("0.125")) -> "$0.125"``, 1E6 -> "$1,000,000", None -> "no price"."""
+def round_money(value: Decimal, places: int = 2) -> Decimal:
+    """`value` rounded half up (away from zero) to `places` decimals, exactly, as people and
+    invoices round: ``round_money(Decimal("15.995")) -> Decimal('16.00')``, -0.125 -> -0.13."""
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def money_text(value: Decimal | None, *, places: int | None = None, sign: bool = False) -> str:
+    """A price for people: ``money_text(Decimal("0.125")) -> "$0.125"``, 1E6 -> "$1,000,000", None -> "no price".
+
+    Exact unless `places` is given, then rounded half up (`round_money`): 15.995 -> "$16.00" with
+    ``places=2``. At least two decimals once there are any. The minus sign goes before the dollar
+    sign ("-$0.07"), and `sign` writes "+" for a positive value ("+$0.07", for a difference).
+    """
     if value is None:
         return "no price"
+<<<<<<< HEAD
     if not value.is_finite() or not -15 <= value.adjusted() <= 15:  # never a price: no million digits
         return f"${value:.3E}" if value.is_finite() else "not a price"
     text = format(value.normalize(), ",f")
+=======
+    if places is not None:
+        value = round_money(value, places)
+    text = format(abs(value).normalize(), ",f") if places is None else format(abs(value), ",f")
+>>>>>>> fix/uifix
     if "." in text and len(text.split(".")[1]) == 1:
         text += "0"
-    return f"${text}"
+    lead = "-" if value < 0 else "+" if sign and value > 0 else ""
+    return f"{lead}${text}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,4 +178,4 @@ def _multiple(ratio: Decimal) -> str:
     return f"{text}×"
 
 
-__all__ = ["FIELDS", "FIELD_LABELS", "MILLION", "Rate", "Rates", "exact", "money_text"]
+__all__ = ["FIELDS", "FIELD_LABELS", "MILLION", "Rate", "Rates", "exact", "money_text", "round_money"]

@@ -16,7 +16,7 @@ from datetime import date
 from ..pricing.source import rate_options, rates_on, source_label, source_model, source_models
 from ..pricing.table import Edits, ModelPrice, PriceTable, apply_edit
 from .counting import CountRow
-from .models import CATALOG, MAKER_PROVIDERS, Choice, ModelEntry, TokenizerGroup, source_entry
+from .models import CATALOG, MAKER_PROVIDERS, Choice, ModelEntry, TokenizerGroup, maker_of, source_entry
 
 
 def model_window(model: ModelEntry | None) -> int | None:
@@ -101,7 +101,7 @@ def uncatalogued_models(*, on: date, providers: tuple[str, ...] = MAKER_PROVIDER
     keyed by their ``"src:..."`` id (a pin update that adds a model adds it here)."""
     priced = {m.price for m in CATALOG if m.price}
     return {
-        (e := source_entry(s.ref, name=s.name, maker=s.provider_name)).id: e
+        (e := source_entry(s.ref, name=s.name, maker=maker_of(s.name, s.provider_name))).id: e
         for s in source_models(providers, on=on)
         if s.ref not in priced
     }

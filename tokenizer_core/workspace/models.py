@@ -27,6 +27,7 @@ Pure data plus small lookups: nothing here loads a tokenizer or the price data.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -245,6 +246,32 @@ def canonical_id(choice_id: str) -> str:
     return LEGACY_IDS.get(choice_id, choice_id) if choice_id not in MODELS else choice_id
 
 
+# A model family's first word -> its maker: the price source files a model under whoever sells it
+# (Mistral sells "DeepSeek V4.1 Flash 1017"), which is not always who made it.
+_FAMILY_MAKERS: dict[str, str] = {
+    **dict.fromkeys(("gpt", "chatgpt", "o1", "o3", "o4", "codex"), OPENAI),
+    "claude": ANTHROPIC,
+    **dict.fromkeys(("gemini", "gemma"), GOOGLE),
+    "llama": META,
+    **dict.fromkeys(("qwen", "qwq"), ALIBABA),
+    **dict.fromkeys(
+        ("mistral", "mixtral", "ministral", "magistral", "codestral", "devstral", "pixtral", "voxtral"),
+        MISTRAL,
+    ),
+    "deepseek": DEEPSEEK,
+    **dict.fromkeys(("glm", "z.ai"), "Z.AI"),  # spelt as the source spells Zhipu's Z.ai
+}
+
+
+def maker_of(name: str, seller: str) -> str:
+    """Who made a model the price source lists under `seller`: by its family's name, else the seller.
+
+    ``maker_of("DeepSeek V4.1 Flash 1017", "Mistral") -> "DeepSeek"``; ``maker_of("Grok 4", "X AI") -> "X AI"``
+    """
+    first = re.split(r"[\s\-_/:]+", name.strip().lower(), maxsplit=1)[0]
+    return _FAMILY_MAKERS.get(first) or _FAMILY_MAKERS.get(re.sub(r"[\d.]+$", "", first)) or seller
+
+
 def source_entry(ref: str, *, name: str, maker: str) -> ModelEntry:
     """A model the price source has and the catalog does not, as a picker entry (no tokenizer yet)."""
     return ModelEntry(f"{SOURCE_PREFIX}{ref}", name, maker, None, None, ref)
@@ -417,7 +444,7 @@ def check_catalog(tokenizer_ids: Iterable[str], chat_format_ids: Iterable[str]) 
 
 
 __all__ = [
-    "CATALOG", "DEFAULT_CHOICES", "LEGACY_IDS", "MAKER_PROVIDERS", "MODELS", "NOT_COUNTED", "SOURCE_PREFIX",
+    "CATALOG", "DEFAULT_CHOICES", "LEGACY_IDS", "MAKER_PROVIDERS", "MODELS", "NOT_COUNTED", "SOURCE_PREFIX", "maker_of",
     "Choice", "ModelEntry", "TokenizerGroup", "builtin_names", "canonical_id", "check_catalog", "choice_label",
     "group_by_tokenizer", "names_by_tokenizer", "picker_options", "resolve_choices", "rule_notes", "shared_tokenizer_note",
     "source_entry",

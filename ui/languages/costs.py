@@ -9,6 +9,7 @@ import streamlit as st
 from tokenizer_core import Language
 from tokenizer_core.languages.charts import cost_chart
 from tokenizer_core.pricing import COST_DEFINITION, Workload, cost_rows_csv, cost_table
+from tokenizer_core.pricing.rates import exact, round_money
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.models import MODELS, ModelEntry
 
@@ -100,7 +101,13 @@ def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
     )
     if costs:
         st.altair_chart(cost_chart(costs, workload_label=label), width="stretch")
-    pivot = pd.DataFrame([{"language": c.language, "model": c.model, "cost": c.monthly_cost} for c in costs])
+    # cents rounded half up here, exactly: the table's format would round the float (15.995 -> 15.99)
+    pivot = pd.DataFrame(
+        [
+            {"language": c.language, "model": c.model, "cost": float(round_money(exact(c.monthly_cost)))}
+            for c in costs
+        ]
+    )
     if len(pivot):
         wide = pivot.pivot(index="language", columns="model", values="cost")
         wide = wide.reindex([l.name for l in chosen])[names]

@@ -84,18 +84,17 @@ def request_counts(
 
 
 def message_labels(rows: list[dict], n_messages: int, names: dict[str, str]) -> dict[int, str]:
-    """A short count by each message in the editor: its own tokens under each tokenizer."""
+    """A short count by each message in the editor: its own tokens under each tokenizer, every
+    number with the models (or the tokenizer) it counts for, on every message:
+    ``{0: "GPT-4o, GPT-5: 12 · Llama 3.1 8B: 14 tokens", 1: ...}``."""
     seen: dict[str, list[int]] = {}
     for r in rows:
         if "messages" in r and r["tokenizer_id"] not in seen:
             seen[r["tokenizer_id"]] = r["messages"]
-    if not seen:
-        return {}
     return {
-        i: " / ".join(f"{v[i]:,}" for v in seen.values())
-        + " tokens"
-        + (" (" + ", ".join(names.get(t, t) for t in seen) + ")" if i == 0 else "")
+        i: " · ".join(f"{escape_markdown(names.get(t, t))}: {v[i]:,}" for t, v in seen.items()) + " tokens"
         for i in range(n_messages)
+        if seen
     }
 
 
@@ -106,12 +105,16 @@ def request_section(
     if not rows:
         st.info("None of the chosen models or tokenizers has a known chat format: pick a chat model above.")
         return
+    # a request a format cannot render says why in a sentence, not as a row of empty cells
+    for r in rows:
+        if "error" in r:
+            st.warning(f"**{escape_markdown(', '.join(r['names']))}** ({escape_markdown(CHAT_FORMATS[r['format_id']].name)}): "
+                       f"the request is not counted: {escape_markdown(r['error'])}.", icon=":material/info:")  # fmt: skip
     table = []
     for r in rows:
         fmt = CHAT_FORMATS[r["format_id"]]
         row = {"Models": ", ".join(r["names"]), "Chat format": fmt.name}
         if "error" in r:
-            table.append({**row, "Counted by": r["error"]})
             continue
         for i, (m, n) in enumerate(zip(messages, r["messages"])):
             row[f"#{i + 1} {m.role}"] = n
@@ -127,6 +130,8 @@ def request_section(
             + ("" if r["tools_counted"] or not tools else "; tools not counted"),
         }  # fmt: skip
         table.append(row)
+    if not table:
+        return
     st.dataframe(
         pd.DataFrame(table), hide_index=True, key="counter_request_table",
         column_config={

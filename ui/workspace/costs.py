@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import pyarrow as pa
 import streamlit as st
 
-from tokenizer_core.pricing.rates import money_text
+from tokenizer_core.pricing.rates import money_text, round_money
 from tokenizer_core.pricing.source import RATE_OPTIONS
 from tokenizer_core.pricing.table import PriceTable
 from tokenizer_core.tokenizers import escape_markdown
@@ -100,7 +100,9 @@ def cost_rows(
             "choice": c.id, "Model": c.name, "Counted by": _counter_name(c, tokenizer_names),
             "Input tokens": n, "% used": 100 * n / win.tokens,
             "$/1M in / out": price_text,
-            "Per request $": float(cost), f"Per {requests:,} requests $": float(cost * requests),
+            # rounded half up here, exactly: the table's format would round the float (15.995 -> 15.99)
+            "Per request $": float(round_money(cost, 6)),
+            f"Per {requests:,} requests $": float(round_money(cost * requests, 2)),
             "Note": " · ".join(filter(None, (
                 "your price" if p.edited else "", "" if p.rate == "standard" else RATE_OPTIONS[p.rate].label.lower(),
                 p.rates.tier_status(n) if any(n > s for s in p.rates.tier_starts()) else "",
@@ -109,6 +111,14 @@ def cost_rows(
             ))),
         })  # fmt: skip
     return rows
+
+
+def _by_reason(choices: Iterable[Choice], reasons: dict[str, str]) -> dict[str, list[str]]:
+    """The choices' names grouped by the reason given for each: ``{"reason": ["A", "B"]}``."""
+    out: dict[str, list[str]] = {}
+    for c in choices:
+        out.setdefault(reasons[c.id], []).append(c.name)
+    return out
 
 
 COST_TABLE = "counter_costs"  # the cost table's fragment
@@ -189,7 +199,11 @@ def cost_table(
             escape_markdown(", ".join(uncounted))
             + ": no count yet (enter one above, or choose its tokenizer)."
         )
-    if no_format := [c.name for c in waiting if c.tokenizer_id is not None]:
+    for reason, names in _by_reason([c for c in waiting if c.id in now.not_counted], now.not_counted).items():
+        st.caption(
+            f"{escape_markdown(', '.join(names))}: the request is not counted: {escape_markdown(reason)}."
+        )
+    if no_format := [c.name for c in waiting if c.tokenizer_id is not None and c.id not in now.not_counted]:
         st.caption(
             escape_markdown(", ".join(no_format)) + ": no chat format known, so the request is not counted "
             "for it (the Text prompt counts a text alone)."

@@ -42,6 +42,7 @@ class PromptNow:
     counts: list[CountRow] | None = None  # text mode: the count rows
     messages: list[Message] = field(default_factory=list)  # chat mode
     tokens: dict[str, int] = field(default_factory=dict)  # each chosen model's, by choice id
+    not_counted: dict[str, str] = field(default_factory=dict)  # chat mode: why a model's request is not
 
     @property
     def shows(self) -> tuple[str, bool]:
@@ -144,6 +145,16 @@ def chat_tokens(rows: list[dict], choices: list[Choice]) -> dict[str, int]:
         c.id: totals[(c.tokenizer_id, c.chat_format)]
         for c in choices
         if (c.tokenizer_id, c.chat_format) in totals
+    }
+
+
+def chat_not_counted(rows: list[dict], choices: list[Choice]) -> dict[str, str]:
+    """Why a chosen model's request is not counted (its format cannot render it), by choice id."""
+    errors = {(r["tokenizer_id"], r["format_id"]): r["error"] for r in rows if "error" in r}
+    return {
+        c.id: errors[(c.tokenizer_id, c.chat_format)]
+        for c in choices
+        if (c.tokenizer_id, c.chat_format) in errors
     }
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Tokenizer, TokenizerFailed
+from tokenizer_core.pricing.rates import money_text
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.diff import diff_sections, regions_of, sections_html
 from tokenizer_core.workspace.limits import MAX_VERSIONS
@@ -97,7 +98,7 @@ def comparison_rows(
         p = prices.get(c.model.id) if c.model else None
         row[PRICE_COLUMN] = None
         if p is not None and p.rates is not None and p.priced:
-            row[PRICE_COLUMN] = float((p.rates.request_cost(tb, 0) - p.rates.request_cost(ta, 0)) * 1000)
+            row[PRICE_COLUMN] = (p.rates.request_cost(tb, 0) - p.rates.request_cost(ta, 0)) * 1000
         rows.append(row)
     return rows, list(failed.values())
 
@@ -107,7 +108,7 @@ def _cells(row: dict) -> dict:
     number (no price in the table; no change in % from 0 tokens), never "None"."""
     pct, cost = row["Change %"], row[PRICE_COLUMN]
     return {**row, "Change %": "—" if pct is None else f"{pct:+.1f}%",
-            PRICE_COLUMN: "no price" if cost is None else f"${cost:+.4f}"}  # fmt: skip
+            PRICE_COLUMN: "no price" if cost is None else money_text(cost, sign=True)}  # fmt: skip
 
 
 def _table(rows: list[dict]) -> None:
