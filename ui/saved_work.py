@@ -21,6 +21,7 @@ Built on public APIs only (session state, callbacks, components v2), apart from 
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable
 
@@ -50,9 +51,9 @@ PAGES: dict[str, dict[str, str]] = {
     "bpe": {
         "bpe_corpus_text": "str", "bpe_corpus_sample": "str", "bpe_format": "str", "bpe_symbols": "str",
         "bpe_marker": "str", "bpe_marker_custom": "str", "bpe_pretok": "str", "bpe_tie": "str", "bpe_stop": "str",
-        "bpe_merges": "int", "bpe_vocab": "int", "bpe_minfreq": "int", "bpe_probe": "str", "bpe_probe_view": "str",
+        "bpe_merges": "int", "bpe_vocab": "int", "bpe_minfreq": "int", "bpe_probe": "str",
         "bpe_words_order": "str", "bpe_reg_name": "str", "bpe_last_preset": "str",
-        "_model": "str", "_fp": "str", "_step": "int",
+        "_model": "str", "_fp": "str", "_step": "int", "_words": "json",
     },
     "languages": {
         "languages_selected": "strs", "languages_tokenizers": "strs", "languages_base": "str",
@@ -177,6 +178,10 @@ def _bpe_extra() -> dict:
         "_model": save_bpe_model(model),
         "_fp": ss.get("bpe_fp") or "",
         "_step": int(ss.get("bpe_step") or 0),
+        # the corpus's words and counts, which the page shows and a model file does not hold
+        "_words": [list(model.words), list(model.freqs), model.words_cut]
+        if model.source == "trained"
+        else None,
     }
 
 
@@ -191,11 +196,22 @@ def _bpe_restore(values: dict, notes: list[str]) -> bool:
     except BPEError as exc:
         notes.append(f"the saved BPE model was not used: {exc}")
         return True
+    words = values.get("_words")
+    if (
+        isinstance(words, list) and len(words) == 3 and isinstance(words[0], list) and isinstance(words[1], list)
+        and len(words[0]) == len(words[1]) and all(isinstance(w, str) for w in words[0])
+        and all(isinstance(f, int) and not isinstance(f, bool) and f > 0 for f in words[1])
+        and isinstance(words[2], int) and not isinstance(words[2], bool) and words[2] >= 0
+    ):  # fmt: skip
+        model = dataclasses.replace(
+            model, words=tuple(words[0]), freqs=tuple(words[1]), words_cut=words[2], source="trained"
+        )
     cancel_job("bpe")  # the first visit's training of the default corpus: the saved model wins
     st.session_state.pop("bpe_job", None)
     st.session_state.pop("bpe_autotrain", None)
     set_model(model, values.get("_fp") or None)
-    st.session_state["bpe_step"] = max(0, min(values.get("_step", 1), model.n_merges))
+    step = values.get("_step", 1)
+    st.session_state["bpe_step"] = max(0, min(step if isinstance(step, int) else 1, model.n_merges))
     return True
 
 
