@@ -33,6 +33,7 @@ from ui.workspace.prompt import (
     text_counts,
     text_tokens,
 )
+from ui.workspace.saved import workspace_extra, workspace_restore
 from ui.workspace.share import apply_share_link, forget_link_warnings, link_warnings, share_section
 from ui.workspace.token_views import token_views
 from ui.workspace.versions import versions, versions_section
@@ -81,7 +82,9 @@ def prompt_sections(choices: list[Choice], toks: dict[str, Tokenizer], window: i
         [c.id for c in choices], now.text, window, mode=now.mode, messages=now.messages,
         tools=current.tools, versions=[v.to_json() for v in versions()],
     )  # fmt: skip
-    keep_work("workspace", in_fragment=True)  # in the browser, for a reload (ui/saved_work.py)
+    keep_work(
+        "workspace", extra=(workspace_extra, workspace_restore), in_fragment=True
+    )  # in the browser, for a reload (ui/saved_work.py)
     if now.mode == "text":
         rest_drawn("counter", SECTIONS, now.shows)
 

@@ -46,7 +46,7 @@ def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES)
     Over the cap, the largest values are left out first (what fits is kept):
     ``pack("x", {"a": "1", "b": "2" * 99}, max_bytes=100)[1] == ["b"]``.
     """
-    kept = dict(values)
+    kept = {k: v for k, v in values.items() if v is not None}  # None: nothing chosen, nothing to keep
     left_out: list[str] = []
 
     def doc() -> str:

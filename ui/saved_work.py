@@ -26,10 +26,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from tokenizer_core.bpe import BPEError, load_bpe_model, save_bpe_model
-from tokenizer_core.pricing.table import PriceError, edits_from_json, edits_to_json
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
-from tokenizer_core.workspace.intake import read_messages, read_versions
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
@@ -50,9 +47,9 @@ PAGES: dict[str, dict[str, str]] = {
     "bpe": {
         "bpe_corpus_text": "str", "bpe_corpus_sample": "str", "bpe_format": "str", "bpe_symbols": "str",
         "bpe_marker": "str", "bpe_marker_custom": "str", "bpe_pretok": "str", "bpe_tie": "str", "bpe_stop": "str",
-        "bpe_merges": "int", "bpe_vocab": "int", "bpe_minfreq": "int", "bpe_probe": "str", "bpe_probe_view": "str",
+        "bpe_merges": "int", "bpe_vocab": "int", "bpe_minfreq": "int", "bpe_probe": "str",
         "bpe_words_order": "str", "bpe_reg_name": "str", "bpe_last_preset": "str",
-        "_model": "str", "_fp": "str", "_step": "int",
+        "_model": "str", "_fp": "str", "_step": "int", "_words": "json",
     },
     "languages": {
         "languages_selected": "strs", "languages_tokenizers": "strs", "languages_base": "str",
@@ -130,108 +127,10 @@ def _k(page: str, what: str) -> str:
 
 # ------------------------------------------------------------------ what a page adds to its values
 
-
-def _workspace_extra() -> dict:
-    from .prices import price_edits
-    from .workspace.chat_editor import current_messages
-    from .workspace.versions import versions
-
-    ss = st.session_state
-    out: dict = {"_versions": [v.to_json() for v in versions()], "_prices": edits_to_json(price_edits())}
-    if "counter_chat_msgs" in ss:
-        out["_chat"] = [[m.role, m.content] for m in current_messages("counter_chat")]
-    return out
-
-
-def _workspace_restore(values: dict, notes: list[str]) -> bool:
-    """Put the workspace's extras back; False: the page was opened on a share link, which wins
-    (a reload of the page is not that: its address bar holds the user's own work)."""
-    from .prices import set_price_edits
-    from .workspace.chat_editor import set_messages
-    from .workspace.versions import set_versions
-
-    if st.query_params.to_dict() and not st.session_state.get(_RELOADED):
-        return False  # opened on a link: its contents win
-    if isinstance(values.get("_chat"), list):
-        messages, found = read_messages(values["_chat"], where="the saved chat")
-        notes += found
-        set_messages("counter_chat", messages)
-    if "_versions" in values:
-        vs, found = read_versions(values["_versions"])
-        notes += found
-        set_versions(vs)
-    if "_prices" in values:
-        try:
-            set_price_edits(edits_from_json(values["_prices"], where="the saved prices"))
-        except PriceError as exc:
-            notes.append(str(exc))
-    return True
-
-
-def _bpe_extra() -> dict:
-    ss = st.session_state
-    model = ss.get("bpe_model")
-    if model is None:
-        return {}
-    return {
-        "_model": save_bpe_model(model),
-        "_fp": ss.get("bpe_fp") or "",
-        "_step": int(ss.get("bpe_step") or 0),
-    }
-
-
-def _bpe_restore(values: dict, notes: list[str]) -> bool:
-    from .bpe.model import set_model
-    from .jobs import cancel_job
-
-    if "_model" not in values:
-        return True
-    try:
-        model = load_bpe_model(values["_model"])
-    except BPEError as exc:
-        notes.append(f"the saved BPE model was not used: {exc}")
-        return True
-    cancel_job("bpe")  # the first visit's training of the default corpus: the saved model wins
-    st.session_state.pop("bpe_job", None)
-    st.session_state.pop("bpe_autotrain", None)
-    set_model(model, values.get("_fp") or None)
-    st.session_state["bpe_step"] = max(0, min(values.get("_step", 1), model.n_merges))
-    return True
-
-
-def _languages_extra() -> dict:
-    from .languages.texts import TABLE
-
-    records = st.session_state.get("languages_current") or st.session_state.get(TABLE)
-    return {"_texts": records} if isinstance(records, list) else {}
-
-
-def _languages_restore(values: dict, notes: list[str]) -> bool:
-    from tokenizer_core.languages import EDITOR_COLUMNS
-
-    from .languages.texts import EDITOR, TABLE
-
-    texts = values.get("_texts")
-    if not isinstance(texts, list):
-        return True
-    records = [
-        {c: r[c] if isinstance(r.get(c), str) else "" for c in EDITOR_COLUMNS}
-        for r in texts[:500]
-        if isinstance(r, dict)
-    ]
-    if len(records) != len(texts):
-        notes.append("some saved languages were not rows of the table and were left out")
-    st.session_state[TABLE] = records
-    st.session_state.pop("languages_current", None)
-    st.session_state.pop(EDITOR, None)
-    return True
-
-
-_EXTRA: dict[str, tuple[Callable[[], dict], Callable[[dict, list[str]], bool]]] = {
-    "workspace": (_workspace_extra, _workspace_restore),
-    "bpe": (_bpe_extra, _bpe_restore),
-    "languages": (_languages_extra, _languages_restore),
-}
+Extra = tuple[Callable[[], dict], Callable[[dict, list[str]], bool]]
+# Per page: what it adds to its values (the workspace's chat, the BPE model...) and how it puts
+# that back (False: leave the saved work unused). Registered by the page's `keep_work` call.
+_EXTRA: dict[str, Extra] = {}
 
 
 # ------------------------------------------------------------------ snapshot, restore, component
@@ -239,8 +138,11 @@ _EXTRA: dict[str, tuple[Callable[[], dict], Callable[[dict, list[str]], bool]]] 
 
 def snapshot(page: str) -> tuple[str, list[str]]:
     """The page's work as the text the browser keeps, and the keys left out to stay under the cap."""
-    ss = st.session_state
-    values = {key: ss[key] for key in PAGES[page] if key in ss and not key.startswith("_")}
+    values = {
+        key: st.session_state[key]
+        for key in PAGES[page]
+        if key in st.session_state and not key.startswith("_")
+    }
     if page in _EXTRA:
         values.update(_EXTRA[page][0]())
     return pack(page, values, max_bytes=MAX_BYTES)
@@ -261,17 +163,18 @@ def restore(page: str, raw: object) -> list[str]:
 
 
 def _on_stored(page: str, widget: str) -> None:
-    ss = st.session_state
-    value = (ss.get(widget) or {}).get("stored")
-    if ss.get(_k(page, "loaded")) or not isinstance(value, dict):
+    value = (st.session_state.get(widget) or {}).get("stored")
+    if st.session_state.get(_k(page, "loaded")) or not isinstance(value, dict):
         return
-    ss[_k(page, "loaded")] = True
-    ss[_RELOADED] = value.get("reloaded") is True
+    st.session_state[_k(page, "loaded")] = True
+    st.session_state[_RELOADED] = value.get("reloaded") is True
     if value.get("off"):
-        ss[_k(page, "notes")] = ["This browser does not let the page keep your work: it is lost on reload."]
+        st.session_state[_k(page, "notes")] = [
+            "This browser does not let the page keep your work: it is lost on reload."
+        ]
         return
     if value.get("raw"):
-        ss[_PENDING] = (page, value.get("raw"))
+        st.session_state[_PENDING] = (page, value.get("raw"))
 
 
 def apply_saved_work() -> None:
@@ -282,16 +185,15 @@ def apply_saved_work() -> None:
     widgets that have a default; a run the browser asks for starts from them as from values the
     user set (a rerun asked for by the script itself would not).
     """
-    ss = st.session_state
-    if _PENDING not in ss:
+    if _PENDING not in st.session_state:
         return
-    page, raw = ss.pop(_PENDING)
+    page, raw = st.session_state.pop(_PENDING)
     try:
         notes = restore(page, raw)
     except Exception:  # noqa: BLE001  (saved work must never stop a page)
         notes = ["the saved work could not be used"]
     if notes:
-        ss[_k(page, "notes")] = [f"Your saved work on this page: {n}." for n in notes[:3]]
+        st.session_state[_k(page, "notes")] = [f"Your saved work on this page: {n}." for n in notes[:3]]
     st.caption("Restoring your work...")
     _component(key="_tw_saved_apply", data={"ping": uuid.uuid4().hex[:8]}, on_applied_change=lambda: None)
     st.stop()
@@ -307,43 +209,47 @@ def _on_failed(page: str) -> None:
     ]
 
 
-def keep_work(page: str, *, in_fragment: bool = False, key: str | None = None) -> None:
+def keep_work(
+    page: str, *, extra: Extra | None = None, in_fragment: bool = False, key: str | None = None
+) -> None:
     """Keep this page's work in the browser and restore it in a new session (see the module doc).
     Call once per run of the page, after the widgets whose values it keeps, outside any column.
     `in_fragment`: called in a fragment, whose own rerun would leave the rest of the page showing
-    what it showed before the work was restored."""
-    ss = st.session_state
-    if _PENDING in ss and in_fragment:
+    what it showed before the work was restored. `extra`: what the page keeps beyond the values of
+    `PAGES[page]`, and how it puts that back."""
+    if extra is not None:
+        _EXTRA[page] = extra
+    if _PENDING in st.session_state and in_fragment:
         st.rerun()  # the whole app: the entry file restores the work (apply_saved_work)
     widget = key or f"_tw_saved_{page}"
-    data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": ss.pop(_CLEAR, None)}
-    if not ss.get(_k(page, "loaded")):
+    data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": st.session_state.pop(_CLEAR, None)}
+    if not st.session_state.get(_k(page, "loaded")):
         data["load"] = True
     else:
         text, left_out = snapshot(page)
         now = digest(text)
-        if ss.get(_k(page, "held")) == now:  # just cleared: kept out until the page changes
+        if st.session_state.get(_k(page, "held")) == now:  # just cleared: kept out until the page changes
             data["digest"] = None
         else:
-            ss.pop(_k(page, "held"), None)
+            st.session_state.pop(_k(page, "held"), None)
             data["digest"] = now
-            if ss.get(_k(page, "sent")) != now:
+            if st.session_state.get(_k(page, "sent")) != now:
                 data["snapshot"] = text
-                ss[_k(page, "sent")] = now
-        ss[_k(page, "left_out")] = left_out
+                st.session_state[_k(page, "sent")] = now
+        st.session_state[_k(page, "left_out")] = left_out
     _component(
         key=widget, data=data,
         on_stored_change=lambda: _on_stored(page, widget),
         on_resend_change=lambda: _on_resend(page),
         on_failed_change=lambda: _on_failed(page),
     )  # fmt: skip
-    if left_out := ss.get(_k(page, "left_out")):
+    if left_out := st.session_state.get(_k(page, "left_out")):
         st.caption(
             f"Too large to keep in this browser ({MAX_BYTES // 1_000_000} MB per page): "
             + ", ".join(_LABELS.get(k, k) for k in left_out)
             + ". It is lost on reload: save it to a file."
         )
-    for note in ss.pop(_k(page, "notes"), []):
+    for note in st.session_state.pop(_k(page, "notes"), []):
         st.toast(note, icon=":material/history:")
 
 
@@ -356,12 +262,11 @@ _LABELS = {
 
 def clear_saved_work() -> None:
     """Remove every page's saved work from this browser (the next run of any page does it)."""
-    ss = st.session_state
-    ss[_CLEAR] = uuid.uuid4().hex[:8]
+    st.session_state[_CLEAR] = uuid.uuid4().hex[:8]
     for page in PAGES:
-        if ss.get(_k(page, "loaded")):
-            ss[_k(page, "held")] = digest(snapshot(page)[0])
-        ss.pop(_k(page, "sent"), None)
+        if st.session_state.get(_k(page, "loaded")):
+            st.session_state[_k(page, "held")] = digest(snapshot(page)[0])
+        st.session_state.pop(_k(page, "sent"), None)
 
 
 def saved_work_sidebar() -> None:
@@ -375,3 +280,9 @@ def saved_work_sidebar() -> None:
         if st.button("Clear my saved work", key="saved_work_clear", icon=":material/delete:",
                      on_click=clear_saved_work):  # fmt: skip
             st.caption("Cleared. What you change from now on is kept again.")
+
+
+def reloaded() -> bool:
+    """True when the browser says this tab was reloaded (its address bar is the user's own, not a
+    link someone opened)."""
+    return st.session_state.get(_RELOADED) is True

@@ -1,0 +1,122 @@
+"""Saved work coming back into a new session (ui/saved_work.py), headless. AppTest runs no
+JavaScript, so each test hands the app what the browser's component would send (the page's saved
+text, as `_on_stored` leaves it) and checks what the page then shows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tokenizer_core.saved_work import FORMAT, VERSION, pack
+
+PENDING = "_tw_saved_pending"
+
+
+def ok(at):
+    assert not at.exception, at.exception
+    return at
+
+
+def saved(page: str, values: dict) -> str:
+    return json.dumps({"format": FORMAT, "version": VERSION, "page": page, "values": values})
+
+
+def restored(at, page: str, raw: str, *, reloaded: bool = True):
+    """The browser sent `raw` for `page`: the next run restores it, the one after shows it."""
+    at.session_state[f"_tw_saved_loaded/{page}"] = True
+    at.session_state["_tw_saved_reloaded"] = reloaded
+    at.session_state[PENDING] = (page, raw)
+    ok(at.run())
+    return ok(at.run())
+
+
+@pytest.fixture
+def chunks(app):
+    return ok(app.switch_page("app_pages/chunks.py").run())
+
+
+def test_the_chunk_previewer_gets_its_document_and_settings_back(chunks):
+    raw = saved(
+        "chunks", {"chunks_text": "My document. " * 50, "chunks_strategy": "tokens", "chunks_size": 16}
+    )
+    at = restored(chunks, "chunks", raw)
+    assert at.text_area(key="chunks_text").value == "My document. " * 50
+    assert at.selectbox(key="chunks_strategy").value == "tokens"
+    assert at.number_input(key="chunks_size").value == 16
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param("{damaged", id="corrupt"),
+        pytest.param(saved("chunks", {"chunks_text": 42, "chunks_size": "big"}), id="wrong-kinds"),
+        pytest.param(saved("chunks", {"chunks_load_sample": True, "chunks_upload": "x"}), id="button-keys"),
+        pytest.param(saved("chunks", {"chunks_strategy": "no such strategy"}), id="unknown-option"),
+        pytest.param(saved("chunks", {"chunks_size": -5}), id="out-of-range"),
+        pytest.param(
+            json.dumps({"format": FORMAT, "version": 99, "page": "chunks", "values": {}}), id="newer"
+        ),
+        pytest.param("x" * 2_100_000, id="huge"),
+    ],
+)
+def test_bad_saved_work_shows_the_page_as_new_without_a_traceback(chunks, raw):
+    default = chunks.text_area(key="chunks_text").value
+    at = restored(chunks, "chunks", raw)
+    assert at.text_area(key="chunks_text").value == default
+    assert not at.error or all("Traceback" not in e.value for e in at.error)
+
+
+def test_the_workspace_gets_a_long_prompt_chat_versions_and_models_back(app):
+    prompt = "You are a careful assistant. Answer in three short sentences.\n" * 105  # 6.5 KB
+    raw = saved(
+        "workspace",
+        {
+            "counter_text": prompt, "counter_tokenizers": ["gpt-4o", "llama-3.1-8b"], "counter_out_tokens": 777,
+            "_versions": [{"name": "first draft", "kind": "text", "text": "v1 text", "messages": [], "tools": ""}],
+            "_chat": [["system", "Be brief."], ["user", "Hello"]],
+        },
+    )  # fmt: skip
+    at = restored(app, "workspace", raw)
+    assert at.session_state["counter_text"] == prompt
+    assert at.session_state["counter_tokenizers"] == ["gpt-4o", "llama-3.1-8b"]
+    assert at.session_state["counter_out_tokens"] == 777
+    assert [v.name for v in at.session_state["counter_versions"]] == ["first draft"]
+    ids = at.session_state["counter_chat_msgs"]
+    assert [at.session_state[f"counter_chat_text_{i}"] for i in ids] == ["Be brief.", "Hello"]
+
+
+def test_a_share_link_opened_wins_over_saved_work(app):
+    """Opened on a link (not a reload of the page's own address bar): the link's text stays."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ENTRY
+    from tokenizer_core.workspace.share import share_link
+
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    for key, value in share_link(
+        tokenizers=["gpt-4o"],
+        text="the link's text",
+        view="text",
+        context_window=128_000,
+        whitespace=False,
+        allow_special=False,
+    ).params.items():
+        at.query_params[key] = value
+    ok(at.run())
+    linked = at.session_state["counter_text"]
+    assert linked == "the link's text"
+    at = restored(at, "workspace", saved("workspace", {"counter_text": "my saved text"}), reloaded=False)
+    assert at.session_state["counter_text"] == linked
+
+
+def test_work_over_the_cap_is_named_and_the_rest_kept(chunks):
+    at = chunks
+    at.session_state["_tw_saved_loaded/chunks"] = True
+    at.text_area(key="chunks_text").input("word " * 450_000)  # 2.25 MB: over the 2 MB per page
+    ok(at.run())
+    assert any(
+        "Too large to keep in this browser" in c.value and "the document" in c.value for c in at.caption
+    )
+    text, left_out = pack("chunks", {"chunks_text": "word " * 450_000, "chunks_size": 128})
+    assert left_out == ["chunks_text"] and "chunks_size" in text

@@ -1,0 +1,34 @@
+"""What the language costs page keeps in the browser beyond its widgets' values (ui/saved_work.py):
+the texts of the table (the user's own translations)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+
+def languages_extra() -> dict:
+    from .texts import TABLE
+
+    records = st.session_state.get("languages_current") or st.session_state.get(TABLE)
+    return {"_texts": records} if isinstance(records, list) else {}
+
+
+def languages_restore(values: dict, notes: list[str]) -> bool:
+    from tokenizer_core.languages import EDITOR_COLUMNS
+
+    from .texts import EDITOR, TABLE
+
+    texts = values.get("_texts")
+    if not isinstance(texts, list):
+        return True
+    records = [
+        {c: r[c] if isinstance(r.get(c), str) else "" for c in EDITOR_COLUMNS}
+        for r in texts[:500]
+        if isinstance(r, dict)
+    ]
+    if len(records) != len(texts):
+        notes.append("some saved languages were not rows of the table and were left out")
+    st.session_state[TABLE] = records
+    st.session_state.pop("languages_current", None)
+    st.session_state.pop(EDITOR, None)
+    return True

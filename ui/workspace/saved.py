@@ -1,0 +1,47 @@
+"""What the prompt workspace keeps in the browser beyond its widgets' values (ui/saved_work.py):
+the chat, the versions and the edited prices."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core.pricing.table import PriceError, edits_from_json, edits_to_json
+from tokenizer_core.workspace.intake import read_messages, read_versions
+
+from ..saved_work import reloaded
+
+
+def workspace_extra() -> dict:
+    from ..prices import price_edits
+    from .chat_editor import current_messages
+    from .versions import versions
+
+    out: dict = {"_versions": [v.to_json() for v in versions()], "_prices": edits_to_json(price_edits())}
+    if "counter_chat_msgs" in st.session_state:
+        out["_chat"] = [[m.role, m.content] for m in current_messages("counter_chat")]
+    return out
+
+
+def workspace_restore(values: dict, notes: list[str]) -> bool:
+    """Put the workspace's extras back; False: the page was opened on a share link, which wins
+    (a reload of the page is not that: its address bar holds the user's own work)."""
+    from ..prices import set_price_edits
+    from .chat_editor import set_messages
+    from .versions import set_versions
+
+    if st.query_params.to_dict() and not reloaded():
+        return False  # opened on a link: its contents win
+    if isinstance(values.get("_chat"), list):
+        messages, found = read_messages(values["_chat"], where="the saved chat")
+        notes += found
+        set_messages("counter_chat", messages)
+    if "_versions" in values:
+        vs, found = read_versions(values["_versions"])
+        notes += found
+        set_versions(vs)
+    if "_prices" in values:
+        try:
+            set_price_edits(edits_from_json(values["_prices"], where="the saved prices"))
+        except PriceError as exc:
+            notes.append(str(exc))
+    return True
