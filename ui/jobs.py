@@ -31,7 +31,7 @@ from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, 
 from tokenizer_core.tasks import warm_steps
 from tokenizer_core.tokenizers import escape_markdown
 
-from .sessions import SessionStates, current_session_id, is_connected, session_count
+from .sessions import SessionStates, current_session_id, has_runtime, is_connected, session_count
 
 # A session disconnected this long (not a network blip) loses its job, and its state is emptied
 # (its tokenizers, texts, results, uploads), also when Streamlit keeps the session for a reconnect.
@@ -148,7 +148,7 @@ def start_housekeeping() -> None:
     finds warm workers (on a real server only: page tests start the pool at their first job)."""
     watch = _session_watch()
     watch.states.note()
-    if session_count() is not None:
+    if has_runtime():
         job_pool()
 
 

@@ -34,6 +34,13 @@ def _runtime() -> Any | None:
     return Runtime.instance() if Runtime.exists() else None
 
 
+def has_runtime() -> bool:
+    """True on a real server (and in page tests, whose runtime is a stand-in)."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.exists()
+
+
 def session_count() -> int | None:
     """Sessions the server keeps (connected, or closed but kept for a reconnect); None without a
     runtime (page tests)."""

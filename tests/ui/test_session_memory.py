@@ -16,7 +16,7 @@ from bench.bench_serving import _rss_mb, free_port, start_server
 from tests.ui.test_serving_jobs import run_in_own_loop
 
 SESSIONS = 2
-FILE_BYTES = 25_000_000  # about 22 MB, 1M entries: each session's tokenizer holds ~200 MB
+FILE_BYTES = 20_000_000  # 1.2M entries: each session's tokenizer holds ~250 MB of the server
 BOUND_MB = 100  # over the warm-up's RSS, once the sessions have gone
 DEADLINE_S = 120  # to wait for it: session grace 1 s, TTL 5 s, a sweep every 2 s
 
