@@ -168,6 +168,7 @@ class Session:
         self._changed: set[str] = set()
         self._answered_first_view = False
         self.page_hash = ""
+        self.session_id = ""  # the server's id of this session (from its new_session message)
 
     async def open(self, timeout: float = 120) -> Rerun:
         self.ws = await websockets.connect(
@@ -229,6 +230,53 @@ class Session:
         counts = await asyncio.to_thread(post)
         return time.perf_counter() - t0, counts
 
+    async def upload(self, key: str, name: str, data: bytes, *, timeout: float = 600) -> None:
+        """Put a file into the uploader `key` as the browser does: ask the server where to upload
+        (file_urls_request), PUT the file there (multipart form; the server must run without
+        XSRF protection: this client has no cookie), and give the widget the file for the next
+        rerun (`set`). Raises RuntimeError when the server refuses the file."""
+        from streamlit.proto.Common_pb2 import FileUploaderState
+
+        msg = BackMsg()
+        msg.file_urls_request.request_id = f"{key}-{time.monotonic_ns()}"
+        msg.file_urls_request.file_names.append(name)
+        msg.file_urls_request.session_id = self.session_id
+        await self.ws.send(msg.SerializeToString())
+        while True:
+            fm = ForwardMsg.FromString(await asyncio.wait_for(self.ws.recv(), timeout=timeout))
+            if fm.WhichOneof("type") == "file_urls_response":
+                break
+        if fm.file_urls_response.error_msg:
+            raise RuntimeError(fm.file_urls_response.error_msg)
+        urls = fm.file_urls_response.file_urls[0]
+        boundary = f"----tw{time.monotonic_ns()}"
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        body = head + data + f"\r\n--{boundary}--\r\n".encode()
+        url = (
+            urls.upload_url if "://" in urls.upload_url else f"http://127.0.0.1:{self.port}{urls.upload_url}"
+        )
+        request = urllib.request.Request(
+            url, data=body, method="PUT",
+            headers={**self.headers, "Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )  # fmt: skip
+
+        def put() -> None:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                answer.read()
+
+        await asyncio.to_thread(put)
+        del body
+        state = FileUploaderState()
+        info = state.uploaded_file_info.add()
+        info.file_id, info.name, info.size = urls.file_id, name, len(data)
+        info.file_urls.CopyFrom(urls)
+        wid = self.widget_id(key)
+        self.values[wid] = ("file_uploader_state_value", state)
+        self._changed.add(wid)
+
     async def set(self, *, timeout: float = 120, click: str | None = None, **values: object) -> Rerun:
         """Change widgets by key (str -> string_value, int -> int_value, a live text box -> its
         component state) and optionally click a button."""
@@ -273,7 +321,10 @@ class Session:
         for wid, (fld, value) in self.values.items():
             w = cs.widget_states.widgets.add()
             w.id = wid
-            setattr(w, fld, value)
+            if fld == "file_uploader_state_value":  # a message (`upload`), not a plain value
+                w.file_uploader_state_value.CopyFrom(value)
+            else:
+                setattr(w, fld, value)
         if trigger:
             w = cs.widget_states.widgets.add()
             w.id = trigger
@@ -301,7 +352,9 @@ class Session:
             out.nbytes += len(frame)
             fm = ForwardMsg.FromString(frame)
             kind = fm.WhichOneof("type")
-            if kind == "navigation":
+            if kind == "new_session":
+                self.session_id = fm.new_session.initialize.session_id
+            elif kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "delta" and fm.delta.WhichOneof("type") == "add_block":
                 if fm.delta.add_block.id.endswith("_first_view_end") and not self._answered_first_view:
@@ -374,10 +427,16 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, env: dict[str, str], *, app: Path = ROOT, runs: str | None = None
+    port: int,
+    env: dict[str, str],
+    *,
+    app: Path = ROOT,
+    runs: str | None = None,
+    session_ttl: int = SESSION_TTL,
 ) -> subprocess.Popen:
     """`streamlit run streamlit_app.py` in `app` (another checkout of the app to compare), or, with
-    `runs` (a file name prefix), under bench/profiled_server.py, which notes each run's CPU."""
+    `runs` (a file name prefix), under bench/profiled_server.py, which notes each run's CPU.
+    `session_ttl`: seconds a closed session is kept for a reconnect (the app's own is 120)."""
     start = (
         [sys.executable, str(ROOT / "bench" / "profiled_server.py"), runs]
         if runs
@@ -386,7 +445,7 @@ def start_server(
     cmd = [
         *start, "run", "streamlit_app.py", "--server.headless=true",
         "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
-        "--server.fileWatcherType=none", f"--server.disconnectedSessionTTL={SESSION_TTL}",
+        "--server.fileWatcherType=none", f"--server.disconnectedSessionTTL={session_ttl}",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=app, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)  # fmt: skip

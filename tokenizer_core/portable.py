@@ -61,6 +61,15 @@ def portable(tok: Tokenizer) -> TokenizerRef | None:
     return None
 
 
+def hf_from_checked(data: bytes, info: TokenizerInfo) -> Tokenizer:
+    """A user's tokenizer.json that `tokenizer_from_hf_json` accepted elsewhere (in a worker, by
+    `tasks.check_hf_json_task`, which gave `info`), built here without checking it again: the
+    same tokenizer that function returns, at the cost of one parse."""
+    import tokenizers
+
+    return HFTokenizer(info, tokenizers.Tokenizer.from_str(data.decode("utf-8")))
+
+
 def portable_all(toks: list[Tokenizer]) -> tuple[TokenizerRef, ...] | None:
     """Every tokenizer of `toks` as `portable`, or None if one of them cannot travel."""
     refs = tuple(portable(t) for t in toks)

@@ -1,5 +1,5 @@
 """App-layer glue for the worker pool: one pool per server, a progress bar, a Cancel button,
-and jobs cancelled when their browser session ends.
+and jobs cancelled when their browser session ends; the state of a session that ended emptied.
 
 A page starts a job with `start_job(key, fn, *args, in_process=..., **kwargs)` and calls
 `follow_job(key)` where the progress bar belongs: while the job runs it draws the bar and a
@@ -31,7 +31,10 @@ from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, 
 from tokenizer_core.tasks import warm_steps
 from tokenizer_core.tokenizers import escape_markdown
 
-# A session disconnected this long (not a network blip) loses its job.
+from .sessions import SessionStates, current_session_id, has_runtime, is_connected, session_count
+
+# A session disconnected this long (not a network blip) loses its job, and its state is emptied
+# (its tokenizers, texts, results, uploads), also when Streamlit keeps the session for a reconnect.
 SESSION_GRACE_SECONDS = float(os.environ.get("TW_SESSION_GRACE_SECONDS", "20"))
 _POLL_SECONDS = 0.25
 TRIM_EVERY_SECONDS = 10.0  # at most this often, after a session has closed
@@ -57,8 +60,8 @@ def _trim_heap() -> None:
 
 
 class _SessionWatch:
-    """Cancels the jobs of sessions that are gone (closed tab, expired session), and gives
-    memory back after sessions have closed."""
+    """Cancels the jobs of sessions that are gone (closed tab, expired session), empties their
+    state, and gives memory back after sessions have closed."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -66,6 +69,7 @@ class _SessionWatch:
         self._sessions = 0
         self._last_trim = 0.0
         self._trim_due = False
+        self.states = SessionStates()
         threading.Thread(target=self._loop, name="job-session-watch", daemon=True).start()
 
     def add(self, session_id: str, job: Job) -> None:
@@ -73,18 +77,19 @@ class _SessionWatch:
             self._jobs[job.id] = (session_id, job, None)
 
     def check(self, now: float | None = None) -> None:
-        from streamlit.runtime import Runtime
-
-        if not Runtime.exists():
+        sessions = session_count()
+        if sessions is None:
             return
-        runtime = Runtime.instance()
         now = time.monotonic() if now is None else now
-        self.sessions_now(runtime._session_mgr.num_sessions(), now)
+        for sid in self.states.ended(now, SESSION_GRACE_SECONDS):
+            if self.states.forget(sid):
+                self._trim_due = True
+        self.sessions_now(sessions, now)
         with self._lock:
             for job_id, (sid, job, since) in list(self._jobs.items()):
                 if job.done():
                     del self._jobs[job_id]
-                elif runtime.is_active_session(sid):
+                elif is_connected(sid):
                     self._jobs[job_id] = (sid, job, None)
                 elif since is None:
                     self._jobs[job_id] = (sid, job, now)
@@ -138,21 +143,13 @@ def _session_watch() -> _SessionWatch:
 
 
 def start_housekeeping() -> None:
-    """Start the server's session watcher and worker pool (once per process): call from the
-    entry script, so the first heavy job finds warm workers (on a real server only: page tests
-    start the pool at their first job)."""
-    from streamlit.runtime import Runtime
-
-    _session_watch()
-    if Runtime.exists():
+    """Start the server's session watcher and worker pool (once per process) and note this
+    session for the watcher: call from the entry script on every run, so the first heavy job
+    finds warm workers (on a real server only: page tests start the pool at their first job)."""
+    watch = _session_watch()
+    watch.states.note()
+    if has_runtime():
         job_pool()
-
-
-def _session_id() -> str | None:
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else None
 
 
 def _outcome_of(job: Job, meta: Any) -> JobOutcome:
@@ -198,7 +195,7 @@ def start_job(key: str, fn: Any, /, *args: Any, in_process: bool, meta: Any = No
     except JobError as exc:
         ss[f"{key}_outcome"] = JobOutcome(error=str(exc), meta=meta)
         return
-    sid = _session_id()
+    sid = current_session_id()
     if sid is not None:
         _session_watch().add(sid, job)
     ss[f"{key}_job"] = (job, meta, label)
@@ -209,7 +206,7 @@ def run_in_worker(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     sessions). For work inside a cached function: no progress bar; the job is cancelled if this
     session ends. Raises the job's own error, or JobError (PoolBusy, WorkerDied...)."""
     job = job_pool().submit(fn, *args, **kwargs)
-    sid = _session_id()
+    sid = current_session_id()
     if sid is not None:
         _session_watch().add(sid, job)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -17,6 +18,9 @@ from tokenizer_core import (
     tokenizer_from_hf_json,
     tokenizer_from_tiktoken_bytes,
 )
+from tokenizer_core.jobs import JobError
+from tokenizer_core.portable import hf_from_checked
+from tokenizer_core.tasks import check_hf_json_task
 from tokenizer_core.tokenizers import (
     DEFAULT_IDS,
     MAX_TEXT_BYTES,
@@ -28,6 +32,7 @@ from tokenizer_core.tokenizers import (
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
 
+from .jobs import run_in_worker
 from .live_text import live_text_area
 from .state import (
     register_session_tokenizer,
@@ -247,6 +252,21 @@ def _replace_text(key: str, new: str) -> None:
     st.session_state[text_key] = new
 
 
+# A tokenizer.json larger than this (bytes) is read and checked in a worker process, not in the
+# server's: parsing a 60 MB file holds the interpreter every session's rerun needs for seconds.
+UPLOAD_IN_PROCESS_MAX_BYTES = int(os.environ.get("TW_UPLOAD_IN_PROCESS_MAX_BYTES", "1000000"))
+
+
+def _read_hf_upload(data: bytes, name: str) -> Tokenizer:
+    """The user's tokenizer.json as a tokenizer: a large file is checked in a worker (a bad one
+    never reaches the server's interpreter) and then built here once. Raises VocabularyError, or
+    JobError when the pool cannot take the job."""
+    if len(data) <= UPLOAD_IN_PROCESS_MAX_BYTES:
+        return tokenizer_from_hf_json(data, name=name)
+    info = run_in_worker(check_hf_json_task, data, name=name)
+    return hf_from_checked(data, info)
+
+
 def _add_custom(kind: str) -> None:
     """Callback: turn the uploaded file into a session tokenizer, or record the error."""
     st.session_state.pop("custom_tok_error", None)
@@ -264,8 +284,8 @@ def _add_custom(kind: str) -> None:
                 file.getvalue(), name=name, pattern_id=st.session_state.get("custom_tok_pattern", "o200k")
             )
         else:
-            tok = tokenizer_from_hf_json(file.getvalue(), name=name)
-    except VocabularyError as exc:
+            tok = _read_hf_upload(file.getvalue(), name)
+    except (VocabularyError, JobError) as exc:
         st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
         return
     tok = register_session_tokenizer(tok)

@@ -45,15 +45,11 @@ def money_text(value: Decimal | None, *, places: int | None = None, sign: bool =
     """
     if value is None:
         return "no price"
-<<<<<<< HEAD
     if not value.is_finite() or not -15 <= value.adjusted() <= 15:  # never a price: no million digits
         return f"${value:.3E}" if value.is_finite() else "not a price"
-    text = format(value.normalize(), ",f")
-=======
     if places is not None:
         value = round_money(value, places)
     text = format(abs(value).normalize(), ",f") if places is None else format(abs(value), ",f")
->>>>>>> fix/uifix
     if "." in text and len(text.split(".")[1]) == 1:
         text += "0"
     lead = "-" if value < 0 else "+" if sign and value > 0 else ""

@@ -471,6 +471,14 @@ def _own_growth(tokenizer: tokenizers.Tokenizer) -> Growth:
         return Growth(normalizer=MAX_GROWTH_PER_CHAR + 1, pre_tokenizer=8)  # ByteLevel + Metaspace
 
 
+def _uses_byte_level(tokenizer: tokenizers.Tokenizer) -> bool:
+    """True when a step around the model (normalizer, pre-tokenizer, post-processor, decoder) is
+    ByteLevel. Each step's JSON is read alone: the whole tokenizer's (``to_str``) is the size of
+    the file, and serialising a 60 MB vocabulary holds the interpreter for seconds."""
+    steps = (tokenizer.normalizer, tokenizer.pre_tokenizer, tokenizer.post_processor, tokenizer.decoder)
+    return any(step is not None and b'"ByteLevel"' in step.__getstate__() for step in steps)
+
+
 class HFTokenizer(Tokenizer):
     """A Hugging Face `tokenizers.Tokenizer` loaded from a `tokenizer.json`.
 
@@ -499,7 +507,7 @@ class HFTokenizer(Tokenizer):
         added = tokenizer.get_added_tokens_decoder()
         self._special = {tok.content: tid for tid, tok in added.items() if tok.special or added_are_special}
         self._special_ids = frozenset(self._special.values())
-        self._byte_level = '"ByteLevel"' in tokenizer.to_str()[:200_000]
+        self._byte_level = _uses_byte_level(tokenizer)
         self._byte_decoder = _gpt2_byte_decoder() if self._byte_level else {}
         # a user's file: the growth its steps allow, to measure texts before encoding them
         self._growth = _own_growth(tokenizer) if info.kind != "builtin" else None

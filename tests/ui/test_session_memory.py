@@ -1,0 +1,51 @@
+"""A user's tokenizer and texts do not outlive the session (issue #31): on a real server, sessions
+upload a large tokenizer.json and leave, and the server's memory, read from /proc, comes back near
+where it was before they came. Before the fix the last session's state stayed alive (Streamlit's
+runtime kept a reference to it) with everything it held until another session came and went.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bench.bench_memory import UPLOAD_SERVER_ENV, big_tokenizer_json, upload_tokenizer, wait_for_rss, warm_up
+from bench.bench_serving import _rss_mb, free_port, start_server
+from tests.ui.test_serving_jobs import run_in_own_loop
+
+SESSIONS = 2
+FILE_BYTES = 20_000_000  # 1.2M entries: each session's tokenizer holds ~250 MB of the server
+BOUND_MB = 100  # over the warm-up's RSS, once the sessions have gone
+DEADLINE_S = 120  # to wait for it: session grace 1 s, TTL 5 s, a sweep every 2 s
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = start_server(port, {**UPLOAD_SERVER_ENV, "TW_WORKERS": "1", "TW_SESSION_GRACE_SECONDS": "1"})
+    yield port, proc.pid
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_the_memory_of_sessions_that_uploaded_a_big_tokenizer_comes_back_after_they_leave(server):
+    port, pid = server
+    data = big_tokenizer_json(FILE_BYTES)
+    run_in_own_loop(warm_up(port))
+    time.sleep(3)
+    warm = _rss_mb(pid)
+
+    async def sessions() -> list[str]:
+        return await asyncio.gather(*(upload_tokenizer(port, data, f"big-{i}.json") for i in range(SESSIONS)))
+
+    said = run_in_own_loop(sessions())
+    assert all("Added" in s for s in said)
+    with_sessions = _rss_mb(pid)
+    assert with_sessions > warm + 2 * BOUND_MB  # the tokenizers were really held (else this proves nothing)
+    after = wait_for_rss(pid, warm + BOUND_MB, time.monotonic() + DEADLINE_S)
+    assert after <= warm + BOUND_MB, (
+        f"server RSS {after:.0f} MB after the sessions left (warm-up {warm:.0f} MB, with the "
+        f"sessions {with_sessions:.0f} MB)"
+    )

@@ -1,0 +1,108 @@
+"""Which browser sessions the server has, and emptying the state of one that has ended.
+
+The one module of the app that reaches into Streamlit's runtime beyond its public API
+(`streamlit.runtime.Runtime`, its session manager and uploaded-file manager, the script run
+context and the session state behind `st.session_state`). Streamlit offers no public hook for
+"this session has ended", so the app notes each session when its script runs (`note_session`)
+and a sweep (ui/jobs.py, every 2 s) compares the noted sessions with the runtime's connected
+ones (`ended_sessions`). A session gone for longer than a grace (a closed tab, not a network
+blip) has its state emptied (`forget_session`): its tokenizers, texts, results and uploads go,
+whatever Streamlit still keeps of the session object itself (in Streamlit 1.67 the runtime loop
+can hold the last closed session for as long as no other session comes: issue #31).
+
+Kept here so that a Streamlit upgrade that moves these internals breaks one file, whose tests
+(tests/ui/test_sessions.py, tests/ui/test_session_memory.py) say so.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+
+def current_session_id() -> str | None:
+    """The id of the session whose script is running in this thread (None outside a run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def _runtime() -> Any | None:
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance() if Runtime.exists() else None
+
+
+def has_runtime() -> bool:
+    """True on a real server (and in page tests, whose runtime is a stand-in)."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.exists()
+
+
+def session_count() -> int | None:
+    """Sessions the server keeps (connected, or closed but kept for a reconnect); None without a
+    runtime (page tests)."""
+    runtime = _runtime()
+    return None if runtime is None else runtime._session_mgr.num_sessions()
+
+
+def is_connected(session_id: str) -> bool:
+    """True while a browser tab is connected to the session."""
+    runtime = _runtime()
+    return runtime is not None and runtime.is_active_session(session_id)
+
+
+class SessionStates:
+    """The session state of every session that ran a script, by session id (held until `forget`
+    empties it; a connected session's state is Streamlit's to keep anyway)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, Any] = {}  # session id -> its SessionState (no weakref: it has slots)
+        self._gone_since: dict[str, float] = {}
+
+    def note(self) -> None:
+        """Note the session running this script (cheap: call on every run)."""
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        if ctx is None:
+            return
+        with self._lock:
+            # the SessionState behind st.session_state (the wrapper is made anew for each run)
+            self._states[ctx.session_id] = ctx.session_state._state
+            self._gone_since.pop(ctx.session_id, None)
+
+    def known(self) -> list[str]:
+        with self._lock:
+            return list(self._states)
+
+    def ended(self, now: float, grace: float) -> list[str]:
+        """Noted sessions without a connected tab for more than `grace` seconds."""
+        out = []
+        for sid in self.known():
+            if is_connected(sid):
+                with self._lock:
+                    self._gone_since.pop(sid, None)
+                continue
+            with self._lock:
+                since = self._gone_since.setdefault(sid, now)
+            if now - since > grace:
+                out.append(sid)
+        return out
+
+    def forget(self, session_id: str) -> bool:
+        """Empty the session's state (every key and widget value) and drop its uploaded files;
+        True when there was a state to empty."""
+        with self._lock:
+            state = self._states.pop(session_id, None)
+            self._gone_since.pop(session_id, None)
+        if state is not None:
+            # no script of the session runs: Streamlit stopped it when its tab went (grace ago)
+            state.clear()
+        runtime = _runtime()
+        if runtime is not None:
+            runtime.uploaded_file_mgr.remove_session_files(session_id)
+        return state is not None
