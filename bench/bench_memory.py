@@ -177,6 +177,8 @@ def main() -> None:
     verdict = "ok" if over <= TARGET_MB else "OVER"
     print(f"{args.after:.0f} s after: {res['after_mb']:.0f} MB, warm-up + {over:.0f} MB "
           f"(goal: + {TARGET_MB:.0f} MB at most): {verdict}")  # fmt: skip
+    if over > TARGET_MB:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
