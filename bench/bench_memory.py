@@ -162,7 +162,9 @@ def main() -> None:
         "--mb", type=float, default=59.3, help="about the size of the tokenizer.json (MB): 59.3 gives 59.9"
     )
     ap.add_argument("--ttl", type=int, default=120, help="the server's disconnectedSessionTTL (s)")
-    ap.add_argument("--malloc-arenas", default="2", help="the server's MALLOC_ARENA_MAX (the Dockerfile's: 2)")
+    ap.add_argument(
+        "--malloc-arenas", default="2", help="the server's MALLOC_ARENA_MAX (the Dockerfile's: 2)"
+    )
     ap.add_argument("--after", type=float, default=60.0, help="seconds after the last session left")
     args = ap.parse_args()
     if args.quick:
