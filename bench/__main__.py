@@ -24,6 +24,7 @@ BENCHES = [
     "serving",
     "live",
     "views",
+    "memory",
 ]
 
 
