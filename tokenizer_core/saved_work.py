@@ -47,7 +47,10 @@ def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES)
     ``pack("x", {"a": "1", "b": "2" * 99}, max_bytes=100)[1] == ["b"]``.
     """
     kept = {k: v for k, v in values.items() if v is not None}  # None: nothing chosen, nothing to keep
-    left_out: list[str] = []
+    # a text of more characters than the cap has bytes cannot fit: out before any JSON is written
+    left_out = [k for k, v in kept.items() if isinstance(v, str) and len(v) > max_bytes]
+    for key in left_out:
+        del kept[key]
 
     def doc() -> str:
         return json.dumps(
@@ -55,7 +58,7 @@ def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES)
         )
 
     text = doc()
-    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:  # what is left out is the largest
         for key in sorted(kept, key=lambda k: _size(kept[k]), reverse=True):
             del kept[key]
             left_out.append(key)
