@@ -236,7 +236,11 @@ def test_the_price_editor_shows_a_dash_not_none_where_a_model_has_no_price(app):
     app.session_state[key] = {"edited_rows": {row: {"output": "60"}}, "added_rows": [], "deleted_rows": []}
     app.run()
     assert app.session_state.get("prices_edits", {}) == {}
-    app.session_state[key] = {"edited_rows": {row: {"cached_input": "15"}}, "added_rows": [], "deleted_rows": []}
+    app.session_state[key] = {
+        "edited_rows": {row: {"cached_input": "15"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     app.run()
     assert app.session_state["prices_edits"] == {("gpt-4", "standard"): {"cached_input": Decimal(15)}}
     assert not [w for w in app.warning if "not used" in w.value]
