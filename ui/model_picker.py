@@ -7,10 +7,12 @@ one follows the ARIA combobox pattern:
 * The text box is a ``role="combobox"`` with a visible label; the results are a ``listbox``
   whose active option follows the arrow keys (``aria-activedescendant``). Enter adds the active
   option only: the best match, or nothing when nothing matches. Escape closes the list.
-* Results are ranked: the exact name (or API id) first; then the app's own entries before the
-  models only the price source knows, each by how they match (names that start with what was
-  typed, at a word boundary first; then names with every typed word as the start of one of
-  their words; then any mention), then in catalog order.
+* Results are ranked: the catalog's models whose name the query names first (so "llama 4" +
+  Enter adds Llama 4 Scout, not the Llama 4 encoding); then the exact name (or API id); then the
+  app's own entries before the models only the price source knows, each by how they match (names
+  that start with what was typed, at a word boundary first; then names with every typed word as
+  the start of one of their words; then any mention), then in catalog order. A typed number
+  matches whole numbers only: "4" finds "Llama 4" and "GPT-4o", never "405B".
 * A model already chosen is listed as chosen (Enter says so); a search for a model the app
   knows but cannot count (Claude, Gemini...) says why in place, above the results; no match
   says "no model or tokenizer matches".
@@ -88,32 +90,47 @@ _JS = r"""
 const norm = (s) => (s || "").toLowerCase().replace(/[\s_\-\/:,()·]+/g, " ").trim();
 const KIND_RANK = { model: 0, uncounted: 0, encoding: 0, own: 0, source: 1 };
 
-// 0 exact, 1 prefix at a word boundary, 2 prefix, 3 every word starts a word, 4 every word appears; null: no match
-function score(o, q, words) {
+const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// A query word as patterns: where it ends (or starts) with a digit, the number must end (start)
+// there too, so "4" finds "llama 4" and "gpt 4o" but not "405b", and "3.1" not "3.10".
+function matcher(w) {
+  const body = esc(w) + (/\d$/.test(w) ? "(?!\\d)" : "");
+  return { start: new RegExp("^" + body), any: new RegExp((/^\d/.test(w) ? "(?<!\\d)" : "") + body) };
+}
+
+// 0 exact, 1 prefix at a word boundary, 2 prefix, 3 every word starts a word of the name,
+// 4 every word is in the name, id or terms; null: no match
+function score(o, q, whole, parts) {
   const name = o._name, id = o._id;
   if (name === q || id === q) return 0;
   for (const s of [name, id]) {
-    if (s.startsWith(q)) return (s.length === q.length || s[q.length] === " ") ? 1 : 2;
+    if (whole.start.test(s)) return (s.length === q.length || s[q.length] === " ") ? 1 : 2;
   }
   const nameWords = name.split(" ");
-  if (words.every((w) => nameWords.some((n) => n.startsWith(w)))) return 3;
-  const all = o._all;
-  if (words.every((w) => all.includes(w))) return 4;
+  if (parts.every((m) => nameWords.some((n) => m.start.test(n)))) return 3;
+  if (parts.every((m) => m.any.test(o._all))) return 4;
   return null;
 }
+
+// A catalog model whose name the query names (score 3 or better) comes before everything else,
+// an encoding of the same name included: "llama 4" + Enter adds Llama 4 Scout, not the encoding.
+const namesModel = (h) => (h.o.kind === "model" || h.o.kind === "uncounted") && h.s <= 3;
 
 function rank(options, query) {
   const q = norm(query);
   if (!q) return [];
-  const words = q.split(" ");
+  const whole = matcher(q);
+  const parts = q.split(" ").map(matcher);
   const hits = [];
   options.forEach((o, i) => {
-    const s = score(o, q, words);
+    const s = score(o, q, whole, parts);
     if (s !== null) hits.push({ o, s, i });
   });
-  // an exact name first, wherever it is; then the app's own entries before the price source's
-  hits.sort((a, b) => (a.s > 0) - (b.s > 0) || KIND_RANK[a.o.kind] - KIND_RANK[b.o.kind]
-    || a.s - b.s || a.i - b.i);
+  // models the query names first; then an exact name, wherever it is; then the app's own entries
+  // before the price source's
+  hits.sort((a, b) => namesModel(b) - namesModel(a) || (a.s > 0) - (b.s > 0)
+    || KIND_RANK[a.o.kind] - KIND_RANK[b.o.kind] || a.s - b.s || a.i - b.i);
   return hits.map((h) => h.o);
 }
 

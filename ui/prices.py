@@ -106,7 +106,7 @@ def price_editor(table: PriceTable, *, key: str) -> None:
     prices = list(table.prices)
     rows = [
         {"model_id": p.model_id, "model": p.model, "provider": p.provider,
-         **{f: p.per_million(f) for f in FIELDS},
+         **{f: _price_cell(p, f) for f in FIELDS},
          "edited": "edited" if p.edited else "", "source": _source_text(p), "checked": p.checked or "not dated"}
         for p in prices
     ]  # fmt: skip
@@ -120,12 +120,16 @@ def price_editor(table: PriceTable, *, key: str) -> None:
             "model_id": None,
             "model": st.column_config.TextColumn("Model", pinned=True),
             "provider": st.column_config.TextColumn("Sold by", help="Who sells the model at this price."),
-            "input": st.column_config.NumberColumn("Input $/1M", min_value=0, format="plain", help=money),
-            "cached_input": st.column_config.NumberColumn(
-                "Cached input $/1M", min_value=0, format="plain",
-                help="A prompt prefix read from the provider's cache. " + money,
+            # text cells, so a model without a price shows "–", not "None" (typed prices are checked)
+            "input": st.column_config.TextColumn("Input $/1M", alignment="right", help=money),
+            "cached_input": st.column_config.TextColumn(
+                "Cached input $/1M", alignment="right",
+                help="A prompt prefix read from the provider's cache. –: the source lists no cached price for "
+                "this model, so cached tokens are billed at the input price; type one to set it. " + money,
             ),
-            "output": st.column_config.NumberColumn("Output $/1M", min_value=0, format="plain", help=money),
+            "output": st.column_config.TextColumn(
+                "Output $/1M", alignment="right", help=money + " –: none (an embedding model writes no tokens)."
+            ),
             "edited": st.column_config.TextColumn("Yours", help="'edited': you changed a price of this model."),
             "source": st.column_config.TextColumn(
                 "Source's price", help=f"{table.source}: input · cached input · output, US dollars per million tokens."
@@ -135,7 +139,11 @@ def price_editor(table: PriceTable, *, key: str) -> None:
             ),
         },
     )  # fmt: skip
-    found, problems = prices_from_records(edited.to_dict("records"), prices=prices)
+    records = [
+        {**r, **{f: None if _no_price(r.get(f)) else r.get(f) for f in FIELDS}}
+        for r in edited.to_dict("records")
+    ]
+    found, problems = prices_from_records(records, prices=prices)
     edits = dict(price_edits())
     for p in prices:
         edits.pop((p.model_id, p.rate), None)
@@ -149,6 +157,24 @@ def price_editor(table: PriceTable, *, key: str) -> None:
             "Reset every price to the source's", key=f"{key}_reset", on_click=_on_reset, args=(key,),
             icon=":material/restart_alt:",
         )  # fmt: skip
+
+
+NO_PRICE = "–"  # an editor cell for a price the model does not have
+
+
+def _price_cell(p: ModelPrice, field: str) -> str:
+    """A price as the editor shows it: ``"2.5"`` (exact, US dollars per million tokens), or "–"."""
+    rate = p.rates.get(field) if p.rates else None
+    return NO_PRICE if rate is None else format(rate.base.normalize(), "f")
+
+
+def _no_price(value: object) -> bool:
+    """True for an editor cell that holds no price: empty, "–" or "-" as shown, or a missing value."""
+    return (
+        value is None
+        or (isinstance(value, float) and value != value)
+        or str(value).strip() in ("", NO_PRICE, "-")
+    )
 
 
 def price_notes(table: PriceTable, *, today: date | None = None) -> list[str]:

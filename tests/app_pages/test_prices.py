@@ -218,3 +218,29 @@ def test_the_workspace_file_keeps_edited_prices_and_old_files_still_load(app):
     doc["prices"] = {"rate": "cheapest", "edits": []}
     _, notes = load_workspace(json.dumps(doc), known_models=["gpt-4o"])
     assert notes == ["the file's price rate 'cheapest' is not one this app offers: standard prices used"]
+
+
+def test_the_price_editor_shows_a_dash_not_none_where_a_model_has_no_price(app):
+    """Issue 31 (10): "None" showed in the editor's cached column."""
+    choose(app, "counter_tokenizers", ["gpt-4", "gpt-4o", "text-embedding-3-small"])
+    assert not app.exception, app.exception
+    editor = next(df.value for df in app.dataframe if "source" in df.value.columns).set_index("model")
+    cells = editor[["input", "cached_input", "output"]]
+    assert not cells.isna().any().any() and "None" not in set(cells.to_numpy().ravel())
+    # the source's own prices: GPT-4o caches at $1.25 per million, GPT-4 and the embedding model do not
+    assert editor.loc["GPT-4o", "cached_input"] == "1.25" and editor.loc["GPT-4o", "input"] == "2.5"
+    assert editor.loc["GPT-4", "cached_input"] == "–"
+    # a dash left as it is changes nothing; a price typed over it is an edit
+    key = editor_key(app, "counter_prices_editor_")
+    row = list(editor.index).index("GPT-4")
+    app.session_state[key] = {"edited_rows": {row: {"output": "60"}}, "added_rows": [], "deleted_rows": []}
+    app.run()
+    assert app.session_state.get("prices_edits", {}) == {}
+    app.session_state[key] = {
+        "edited_rows": {row: {"cached_input": "15"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    app.run()
+    assert app.session_state["prices_edits"] == {("gpt-4", "standard"): {"cached_input": Decimal(15)}}
+    assert not [w for w in app.warning if "not used" in w.value]

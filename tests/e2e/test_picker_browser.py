@@ -104,9 +104,11 @@ def test_chips_remove_by_their_labelled_buttons_and_the_chat_counts_use_the_pick
     app_page.run(lambda: app_page.main.get_by_role("button", name="Remove GPT-4", exact=True).click())
     assert _chips(app_page) == ["GPT-4o"]
     app_page.run(lambda: app_page.main.get_by_text("Chat request", exact=True).click())
-    label = app_page.main.get_by_text(re.compile(r"^\d+ tokens \(GPT-4o\)$"))
+    # every message's count names the picked model
+    label = app_page.main.get_by_text(re.compile(r"^GPT-4o: \d+ tokens$"))
     expect(label.first).to_be_visible()
-    expect(app_page.main.get_by_text("o200k_base)")).to_have_count(0)
+    assert label.count() == len(app_page.main.get_by_role("combobox", name=re.compile("^Message ")).all())
+    expect(app_page.main.get_by_text(re.compile(r"^o200k_base: \d+ tokens$"))).to_have_count(0)
 
 
 def test_a_model_only_the_price_source_has_is_counted_with_the_users_tokenizer(app_page):
@@ -121,4 +123,27 @@ def test_a_model_only_the_price_source_has_is_counted_with_the_users_tokenizer(a
     expect(table).to_contain_text("o200k_base (your choice)")
     text = app_page.main.locator("textarea.tw-live-box").input_value()
     expect(table).to_contain_text(f"{builtin('o200k_base').count(text):,}")
+    assert not app_page.exceptions()
+
+
+def test_enter_adds_the_model_the_query_names_and_numbers_match_whole(app_page):
+    """Issue 31 (11): "llama 4" + Enter added the Llama 4 encoding and offered Llama 3.1 405B
+    (its "405B" matched the "4")."""
+    app_page.goto("", "tok=r50k_base")
+    _search(app_page, "llama 4")
+    expect(_combo(app_page)).to_have_attribute("aria-expanded", "true")
+    options = _options(app_page)
+    assert options[:2] == ["Llama 4 Scout", "Llama 4 Maverick"]
+    assert "Llama 4" in options  # the encoding is still offered, after the models
+    assert not any("405B" in o for o in options)
+    app_page.run(lambda: app_page.page.keyboard.press("Enter"))
+    assert _chips(app_page) == ["r50k_base (gpt2)", "Llama 4 Scout"]
+    # a typed number still finds the names it starts: GPT-4o and GPT-4.1 for "gpt 4"
+    _search(app_page, "gpt 4")
+    options = _options(app_page)
+    assert "GPT-4o" in options and all(o.startswith("GPT-4") for o in options[:5])
+    # a model only the price source has is listed under its maker
+    _search(app_page, "DeepSeek V4.1 Flash 1017")
+    item = app_page.main.get_by_role("option").filter(has_text="DeepSeek V4.1 Flash 1017").first
+    expect(item).to_contain_text("DeepSeek · you choose the tokenizer")
     assert not app_page.exceptions()
