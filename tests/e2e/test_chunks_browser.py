@@ -120,3 +120,25 @@ def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, server_ur
     )
     assert _metric(app_page, "Chunks") == f"{len(expected.chunks):,}"
     assert not app_page.exceptions()
+
+
+def test_the_strategy_tip_for_an_uploaded_file_survives_a_visit_to_another_page(app_page, tmp_path):
+    """The tip reads the file's name kept for the session, as the identifiers page does: after a
+    visit to another page Streamlit's uploader is empty, and the tip for a .py file was gone."""
+    import re
+
+    app_page.goto("chunks")
+    file = tmp_path / "orders.py"
+    file.write_text(
+        "def total(items):\n    return sum(item.price for item in items)\n" * 20, encoding="utf-8"
+    )
+    uploader = app_page.main.get_by_test_id("stFileUploaderDropzoneInput").first
+    app_page.run(lambda: uploader.set_input_files(str(file)))
+    tip = app_page.main.get_by_text(re.compile(r"Tip: the .*Code.* strategy suits this document", re.I))
+    expect(tip).to_be_visible()
+    for page in ("Code identifiers", "Chunk previewer"):
+        link = app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text=page)
+        app_page.run(lambda link=link: link.click())
+    expect(app_page.main.locator("h1")).to_have_text("Chunk previewer")
+    expect(tip).to_be_visible()
+    assert not app_page.exceptions()

@@ -14,7 +14,7 @@ from tokenizer_core.chunking import (
     suited_strategy,
 )
 
-from ..widgets import tokenizer_select
+from ..widgets import tokenizer_select, uploaded_file_name
 
 NO_MODEL = "No model limit"
 DEFAULT_SIZE = 128  # small enough that the samples make several chunks
@@ -83,7 +83,6 @@ def on_model_change() -> None:
 
 def strategy_tip(text: str, strategy: str) -> None:
     """Suggest the strategy that suits a bundled sample or the kind of file uploaded."""
-    upload = st.session_state.get("chunks_upload")
-    suited = suited_strategy(text, filename=upload.name if upload is not None else None)
+    suited = suited_strategy(text, filename=uploaded_file_name("chunks", text))
     if suited and suited != strategy:
         st.caption(f"Tip: the **{STRATEGIES[suited].label}** strategy suits this document.")
