@@ -275,7 +275,7 @@ def saved_work_sidebar() -> None:
         st.caption(
             "Each page keeps your texts, settings, chat, versions and trained model in this browser "
             "(local storage, up to 2 MB per page), so a reload or a restart finds them again. Nothing "
-            "is kept on the server. Your own tokenizers are not kept: add them again after a reload."
+            "is kept on the server. Tokenizers you added are not kept: add them again after a reload."
         )
         if st.button("Clear my saved work", key="saved_work_clear", icon=":material/delete:",
                      on_click=clear_saved_work):  # fmt: skip
