@@ -96,15 +96,19 @@ export default function (component) {
         if (k && k.startsWith(data.prefix)) store.removeItem(k);
       }
     }
-    if (data.load) {  // a new session on this page: send what the browser kept, once
-      if (s.asked !== data.key) {
-        s.asked = data.key;
+    if (data.load && s.asked !== data.key) {  // a new session on this page: what the browser kept
+      s.asked = data.key;
+      const raw = store.getItem(data.key);
+      if (raw !== null) {  // send it, once, and write nothing until it is back in the session
+        s.holding = true;
         const nav = performance.getEntriesByType("navigation")[0];
         const reloaded = !!nav && nav.type === "reload";
-        setTriggerValue("stored", { key: data.key, raw: store.getItem(data.key), reloaded });
-      }
-      return;
+        setTriggerValue("stored", { key: data.key, raw, reloaded });
+        return;
+      }  // nothing kept: no run to ask for, this run's snapshot is the page's work
     }
+    if (data.restored) s.holding = false;
+    if (s.holding) return;
     if (typeof data.snapshot === "string") {
       store.setItem(data.key, data.snapshot);
       store.setItem(data.key + "#digest", data.digest);
@@ -164,9 +168,11 @@ def restore(page: str, raw: object) -> list[str]:
 
 def _on_stored(page: str, widget: str) -> None:
     value = (st.session_state.get(widget) or {}).get("stored")
-    if st.session_state.get(_k(page, "loaded")) or not isinstance(value, dict):
+    if st.session_state.get(_k(page, "stored")) or not isinstance(value, dict):
         return
-    st.session_state[_k(page, "loaded")] = True
+    st.session_state[_k(page, "stored")] = True
+    st.session_state[_k(page, "restored")] = True  # the browser writes again once it is told so
+    st.session_state.pop(_k(page, "sent"), None)
     st.session_state[_RELOADED] = value.get("reloaded") is True
     if value.get("off"):
         st.session_state[_k(page, "notes")] = [
@@ -223,20 +229,22 @@ def keep_work(
         st.rerun()  # the whole app: the entry file restores the work (apply_saved_work)
     widget = key or f"_tw_saved_{page}"
     data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": st.session_state.pop(_CLEAR, None)}
+    # The first run asks the browser for what it kept; it asks for a run (`_on_stored`) only when
+    # it kept something, and writes nothing until the next run after the restore says `restored`.
     if not st.session_state.get(_k(page, "loaded")):
-        data["load"] = True
+        data["load"] = st.session_state[_k(page, "loaded")] = True
+    data["restored"] = st.session_state.pop(_k(page, "restored"), False)
+    text, left_out = snapshot(page)
+    now = digest(text)
+    if st.session_state.get(_k(page, "held")) == now:  # just cleared: kept out until the page changes
+        data["digest"] = None
     else:
-        text, left_out = snapshot(page)
-        now = digest(text)
-        if st.session_state.get(_k(page, "held")) == now:  # just cleared: kept out until the page changes
-            data["digest"] = None
-        else:
-            st.session_state.pop(_k(page, "held"), None)
-            data["digest"] = now
-            if st.session_state.get(_k(page, "sent")) != now:
-                data["snapshot"] = text
-                st.session_state[_k(page, "sent")] = now
-        st.session_state[_k(page, "left_out")] = left_out
+        st.session_state.pop(_k(page, "held"), None)
+        data["digest"] = now
+        if st.session_state.get(_k(page, "sent")) != now:
+            data["snapshot"] = text
+            st.session_state[_k(page, "sent")] = now
+    st.session_state[_k(page, "left_out")] = left_out
     _component(
         key=widget, data=data,
         on_stored_change=lambda: _on_stored(page, widget),
