@@ -130,8 +130,14 @@ def test_every_control_has_a_name_and_no_label_is_shortened(app_page, width, sce
         assert [
             t for t in app.page.evaluate(SCROLLING_TABLES) if not t.startswith("grid: identifier |")
         ] == []
-    else:  # static tables and the coloured splits wrap instead of running off the screen
-        assert [t for t in app.page.evaluate(SCROLLING_TABLES) if t.startswith("table: ")] == []
+    else:  # static tables and the coloured splits wrap instead of running off the screen, except
+        # the identifiers' splits: a token is never broken over two lines (issue 31, 12c), so a
+        # column of three tokenizers' splits scrolls inside its own box on a phone
+        assert [
+            t
+            for t in app.page.evaluate(SCROLLING_TABLES)
+            if t.startswith("table: ") and not t.startswith("table: identifier\t")
+        ] == []
     assert not app.exceptions()
 
 
