@@ -49,7 +49,7 @@ PAGES: dict[str, dict[str, str]] = {
         "bpe_marker": "str", "bpe_marker_custom": "str", "bpe_pretok": "str", "bpe_tie": "str", "bpe_stop": "str",
         "bpe_merges": "int", "bpe_vocab": "int", "bpe_minfreq": "int", "bpe_probe": "str",
         "bpe_words_order": "str", "bpe_reg_name": "str", "bpe_last_preset": "str",
-        "_model": "str", "_fp": "str", "_step": "int", "_words": "json",
+        "_model": "str", "_fp": "str", "_words": "json",
     },
     "languages": {
         "languages_selected": "strs", "languages_tokenizers": "strs", "languages_base": "str",

@@ -145,7 +145,9 @@ def test_chat_editor_counts_live_and_bad_tools_say_so(app_page):
     expect(table).to_contain_text("#3 assistant")
     boxes.nth(2).click()
     app_page.run(lambda: app_page.page.keyboard.type("Sure, one moment.", delay=20))
-    expect(app_page.main.get_by_text(re.compile(r"^\d+ / \d+ / \d+ tokens$")).last).to_be_visible()
+    # each count names its models (issue 31, 9): "GPT-5.5, GPT-4o: 5 · GPT-4: 5 · Llama 3.1 8B: 6 tokens"
+    per_message = re.compile(r"^[^:]+: \d+ · [^:]+: \d+ · [^:]+: \d+ tokens$")
+    expect(app_page.main.get_by_text(per_message).last).to_be_visible()
     app_page.main.get_by_text("Tools (function definitions, JSON Schema)").click()
     tools = app_page.main.get_by_role("textbox", name="Tools as JSON")
     tools.fill('[{"name": "track",}]')

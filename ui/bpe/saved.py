@@ -17,7 +17,6 @@ def bpe_extra() -> dict:
     return {
         "_model": save_bpe_model(model),
         "_fp": st.session_state.get("bpe_fp") or "",
-        "_step": int(st.session_state.get("bpe_step") or 0),
         # the corpus's words and counts, which the page shows and a model file does not hold
         "_words": [list(model.words), list(model.freqs), model.words_cut]
         if model.source == "trained"
@@ -50,6 +49,7 @@ def bpe_restore(values: dict, notes: list[str]) -> bool:
     st.session_state.pop("bpe_job", None)
     st.session_state.pop("bpe_autotrain", None)
     set_model(model, values.get("_fp") or None)
-    step = values.get("_step", 1)
-    st.session_state["bpe_step"] = max(0, min(step if isinstance(step, int) else 1, model.n_merges))
+    # the step shown is not kept: it changes with every click, and each change would send the
+    # whole snapshot (corpus and model, up to 2 MB) to the browser again
+    st.session_state["bpe_step"] = min(1, model.n_merges)
     return True
