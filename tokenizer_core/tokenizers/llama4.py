@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from . import package_data, patterns
 from .encoders import TiktokenTokenizer, Tokenizer, TokenizerInfo
-from .package_data import TokenizerUnavailable
-from .vocab import VocabularyError, parse_tiktoken, sha256_bytes
 
 LLAMA_MODELS_PIN = "llama-models==0.3.0"
 LLAMA4_SHA256 = "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed"
@@ -55,20 +53,14 @@ def load_llama4(info: TokenizerInfo) -> Tokenizer:
     """Llama 4 from the hash-checked file; raises TokenizerUnavailable with the fix."""
     import tiktoken
 
-    fix = f"pip install --force-reinstall {LLAMA_MODELS_PIN}"
-    path = package_data.package_file("llama_models", "llama4/tokenizer.model", LLAMA_MODELS_PIN, info.id)
-    data = path.read_bytes()  # hashed and parsed from the same bytes
-    digest = sha256_bytes(data)
-    if digest != LLAMA4_SHA256:
-        raise TokenizerUnavailable(
-            info.id, f"{path} hashes to {digest[:12]}..., not the pinned {LLAMA4_SHA256[:12]}...", fix
-        )
-    try:
-        ranks = parse_tiktoken(data)
-    except VocabularyError as exc:
-        raise TokenizerUnavailable(info.id, f"{path} could not be read ({exc})", fix) from None
-    if len(ranks) != N_RANKS:
-        raise TokenizerUnavailable(info.id, f"{path} has {len(ranks):,} ranks, not {N_RANKS:,}", fix)
+    ranks = package_data.package_ranks(
+        "llama_models",
+        "llama4/tokenizer.model",
+        LLAMA_MODELS_PIN,
+        info.id,
+        sha256=LLAMA4_SHA256,
+        n_ranks=N_RANKS,
+    )
     encoding = tiktoken.Encoding(
         info.id, pat_str=patterns.O200K, mergeable_ranks=ranks, special_tokens=llama4_specials()
     )

