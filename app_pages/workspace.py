@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core import BUILTINS, Tokenizer
-from tokenizer_core.workspace.models import Choice, TokenizerGroup
+from tokenizer_core.catalog.choices import Choice, TokenizerGroup
 from ui.failures import guarded
 from ui.fast_first import ask_for_rest, rest_drawn, whole_run
 from ui.models import groups_for, model_select

@@ -167,7 +167,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from tokenizer_core import load_builtin
-    from tokenizer_core.workspace.models import DEFAULT_CHOICES, MODELS
+    from tokenizer_core.catalog.entries import DEFAULT_CHOICES, MODELS
     from ui.live_text import PAUSE_MS
 
     tok = load_builtin("o200k_base")

@@ -10,19 +10,22 @@ import pytest
 
 import tokenizer_core
 
-PACKAGES = ("tokenizers", "workspace", "pricing", "bpe", "identifiers", "languages", "chunking")
+BASE = ("tokenizers", "catalog")  # in order: each imports only the ones before it
+FEATURES = ("workspace", "bpe", "identifiers", "languages", "chunking", "jobs")
+PACKAGES = (*BASE, *FEATURES)
 
 # What each package may import from the others at run time (imports under TYPE_CHECKING are types
-# only). The base imports no feature; features import the base (and the shared price table), never
-# each other.
+# only). The base imports no feature (the catalog builds on the tokenizers only); features import
+# the base, never each other.
 ALLOWED = {
     "tokenizers": set(),
-    "pricing": {"tokenizers"},
-    "workspace": {"tokenizers", "pricing"},
+    "catalog": {"tokenizers"},
+    "workspace": {"tokenizers", "catalog"},
     "bpe": {"tokenizers"},
     "identifiers": {"tokenizers"},
-    "languages": {"tokenizers", "pricing"},
+    "languages": {"tokenizers", "catalog"},
     "chunking": {"tokenizers"},
+    "jobs": set(),
 }
 
 CORE = Path(tokenizer_core.__file__).parent
@@ -62,14 +65,15 @@ def test_natural_and_code_languages_keep_their_names():
     assert identifiers.detect_code_language is code_languages.detect_language
 
 
-def _runtime_imports(path: Path) -> set[str]:
-    """Absolute `tokenizer_core.*` modules that `path` imports outside `if TYPE_CHECKING:`."""
+def _runtime_imports(path: Path, *, types_too: bool = False) -> set[str]:
+    """Absolute `tokenizer_core.*` modules that `path` imports outside `if TYPE_CHECKING:` (and
+    inside it too with `types_too`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = ".".join(("tokenizer_core", *path.relative_to(CORE).with_suffix("").parts))
     package = package.removesuffix(".__init__") if path.name == "__init__.py" else package.rpartition(".")[0]
     skip: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not types_too and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skip.update(id(n) for n in ast.walk(node))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -98,6 +102,26 @@ def test_packages_only_import_downwards(pkg):
             if other in PACKAGES and other != pkg:
                 reached.setdefault(other, set()).add(path.name)
     assert set(reached) <= ALLOWED[pkg], f"{pkg} reaches {reached}"
+
+
+def test_every_package_has_its_place_and_the_base_comes_first():
+    assert {p.parent.name for p in CORE.glob("*/__init__.py")} == set(PACKAGES)
+    for i, pkg in enumerate(BASE):
+        assert ALLOWED[pkg] <= set(BASE[:i]), pkg
+    for pkg in FEATURES:
+        assert ALLOWED[pkg] <= set(BASE), pkg
+
+
+@pytest.mark.parametrize("pkg", BASE)
+def test_the_base_names_no_feature_not_even_for_a_type(pkg):
+    """No arrow climbs from the base to a feature: the catalog and the tokenizers know no feature."""
+    reached = {
+        (module.split(".")[1], path.name)
+        for path in sorted((CORE / pkg).rglob("*.py"))
+        for module in _runtime_imports(path, types_too=True)
+        if module.split(".")[1] in FEATURES
+    }
+    assert reached == set()
 
 
 # ------------------------------------------------------------------ the module graph of the app

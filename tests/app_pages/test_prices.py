@@ -10,12 +10,12 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from genai_prices import Usage, calc_price
 
+from tests.catalog.test_prices import API_NAMES
 from tests.conftest import builtin
 from tests.picker_helpers import choose, picker_data
-from tests.pricing.test_pricing import API_NAMES
-from tokenizer_core.pricing.source import NOON, RATE_OPTIONS, parse_ref
+from tokenizer_core.catalog.entries import CATALOG, MODELS
+from tokenizer_core.catalog.source import NOON, RATE_OPTIONS, parse_ref
 from tokenizer_core.tokenizers import load_sample
-from tokenizer_core.workspace.models import CATALOG, MODELS
 from ui.prices import pricing_day
 
 COUNTED = [m for m in CATALOG if m.price and m.tokenizer_id]  # every priced model the app counts

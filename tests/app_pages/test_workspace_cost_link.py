@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app_pages.test_prices import cost_table, source_total
 from tests.conftest import ENTRY, builtin
-from tokenizer_core.pricing.rates import round_money
+from tokenizer_core.catalog.rates import round_money
 from tokenizer_core.workspace import pack_text
 from tokenizer_core.workspace.file import FORMAT
 from tokenizer_core.workspace.share import MAX_SHARED_TEXT_BYTES

@@ -19,6 +19,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tests.conftest import builtin
 from tests.refs import ref_file
+from tokenizer_core.catalog.entries import MODELS
 from tokenizer_core.workspace.chat import (
     CHAT_FORMATS,
     ChatRenderError,
@@ -27,7 +28,6 @@ from tokenizer_core.workspace.chat import (
     count_chat,
     count_request,
 )
-from tokenizer_core.workspace.models import MODELS
 
 CHAT = [
     Message("system", "You are a travel assistant.  Be brief.\n"),

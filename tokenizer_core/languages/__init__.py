@@ -5,7 +5,7 @@ Data flows a parallel sample (`sample`) or the user's translations (the page's t
 :class:`Language` texts (`model`) -> `premiums` (a :class:`LanguageRow` per language and
 tokenizer with its premium over the base language, summaries, published comparisons) -> CSV
 (`csv_io`) and escaped token HTML (`view`).
-Money comes from the top-level `tokenizer_core.pricing` (its `cost_table` takes these rows);
+What a month of requests costs in each language is `costs` (prices from `tokenizer_core.catalog`);
 `charts` draws premiums, tokens and costs (``tokenizer_core.languages.charts``, imported on its
 own so Altair loads only when drawn).
 """

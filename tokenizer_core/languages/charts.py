@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..pricing import CostRow
 from ..tokenizers.colours import (
     PADDING,
     bottom_legend,
@@ -20,6 +19,7 @@ from ..tokenizers.colours import (
     tokenizer_color_encoding,
     tokenizer_hex,
 )
+from .costs import CostRow
 from .model import LanguageRow
 from .premiums import language_order
 

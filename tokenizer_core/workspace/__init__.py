@@ -4,12 +4,10 @@ Data flows text -> `counting` (a :class:`CountRow` per tokenizer, plus text stat
 or messages (+ tools) -> `chat` (each family's chat format around them -> a :class:`RequestCount`;
 `formats` holds the types every format shares and the registry `chat` fills; `harmony`,
 `gemma_chat`, `llama4_chat`, `mistral_spm_chat` and `gemini_rule` are single families' formats).
-`models` is the catalog of models by their makers' names (GPT-5.5, Llama 3.1 8B, Claude ...),
-one line each: tokenizer, chat format and price reference; `model_prices` prices them from the
-price source and gives the one rule for a model's context window.
+The models picked by their makers' names, their prices and context windows come from the shared
+`tokenizer_core.catalog`.
 `share` packs the text and settings into a link and back; `charts` draws the rows
 (``tokenizer_core.workspace.charts``, imported on its own so Altair loads only when drawn).
-Prices and costs come from `tokenizer_core.pricing`.
 """
 
 from .chat import (
@@ -31,7 +29,6 @@ from .chat import (
 )
 from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
 from .harmony import HarmonyMessage, HarmonySystem, HarmonyTool, harmony_parts
-from .models import MODELS, ModelEntry, group_by_tokenizer, resolve_choices
 from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
 
 __all__ = [
@@ -40,6 +37,6 @@ __all__ = [
     "count_chat", "count_chats",
     "HarmonyMessage", "HarmonySystem", "HarmonyTool", "harmony_parts",
     "ChatRenderError", "Message", "RequestCount", "ToolsError", "count_request",
-    "parse_tools", "request_segments", "MODELS", "ModelEntry", "group_by_tokenizer", "resolve_choices",
+    "parse_tools", "request_segments",
     "ShareState", "pack_text", "read_share_params", "share_params", "unpack_text",
 ]  # fmt: skip

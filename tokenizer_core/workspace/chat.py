@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..catalog.choices import Choice
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.segments import Segment
 from ..tokenizers.textio import json_problem
@@ -334,6 +335,19 @@ def chat_formats_for(tokenizer_id: str) -> list[ChatFormat]:
     ``[f.id for f in chat_formats_for("qwen")] -> ["qwen3", "qwen25"]``
     """
     return [f for f in CHAT_FORMATS.values() if tokenizer_id in f.tokenizer_ids]
+
+
+def rule_notes(choices: Sequence[Choice]) -> list[str]:
+    """What a counting rule counts, once per rule among the chosen models (Gemini's).
+
+    ``rule_notes(resolve_choices(["gemini-2.5-pro"]))[0].startswith("Gemini 2.5 Pro: text only")``
+    """
+    by_format: dict[str, list[str]] = {}
+    for c in choices:
+        fmt = CHAT_FORMATS.get(c.chat_format or "")
+        if fmt is not None and fmt.counted_by:
+            by_format.setdefault(fmt.id, []).append(c.name)
+    return [f"{', '.join(names)}: {CHAT_FORMATS[fid].counted_by}." for fid, names in by_format.items()]
 
 
 def _split_template_specials(tokenizer: Tokenizer, parts: Sequence[ChatPart]) -> list[ChatPart]:
@@ -670,4 +684,5 @@ __all__ = [
     "parse_tools",
     "register_format",
     "request_segments",
+    "rule_notes",
 ]  # fmt: skip

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
+from ..catalog.choices import TokenizerGroup
+from ..catalog.windows import window_for
 from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import Tokenizer
 
@@ -107,3 +109,16 @@ def rows_to_csv(rows: Sequence[CountRow]) -> str:
     for row in rows:
         writer.writerow({k: spreadsheet_safe(v) for k, v in asdict(row).items()})
     return buf.getvalue()
+
+
+def with_windows(
+    rows: Sequence[CountRow], groups: Sequence[TokenizerGroup], *, chosen: int
+) -> list[CountRow]:
+    """Count rows (one per tokenizer) measured against the window the one rule gives each tokenizer's
+    models (:func:`window_for`), instead of one window for all."""
+    by_tok = {g.tokenizer_id: g.choices for g in groups}
+    out = []
+    for r in rows:
+        w = window_for(by_tok.get(r.tokenizer_id, ()), chosen=chosen).tokens
+        out.append(replace(r, context_window=w, context_pct=round(100.0 * r.tokens / w, 3)))
+    return out

@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..pricing.source import RATE_OPTIONS
-from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
+from ..catalog.prices import Edits, PriceError, edits_from_json, edits_to_json
+from ..catalog.source import RATE_OPTIONS
 from ..tokenizers import some_of
 from ..tokenizers.textio import InputError, read_json_file
 from .cost_inputs import COUNT_FIELDS, read_cost_inputs

@@ -7,11 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Language
+from tokenizer_core.catalog.entries import MODELS, ModelEntry
+from tokenizer_core.catalog.rates import exact, round_money
 from tokenizer_core.languages.charts import cost_chart
-from tokenizer_core.pricing import COST_DEFINITION, Workload, cost_rows_csv, cost_table
-from tokenizer_core.pricing.rates import exact, round_money
+from tokenizer_core.languages.costs import COST_DEFINITION, Workload, cost_rows_csv, cost_table
 from tokenizer_core.tokenizers import escape_markdown
-from tokenizer_core.workspace.models import MODELS, ModelEntry
 
 from ..model_picker import model_picker
 from ..models import PICKER_NOTES, picker_entries

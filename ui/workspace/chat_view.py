@@ -7,6 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Tokenizer
+from tokenizer_core.catalog.choices import Choice
+from tokenizer_core.catalog.windows import model_window
 from tokenizer_core.tokenizers import TokenPane, escape_markdown, legend_html, token_count
 from tokenizer_core.workspace.chat import (
     CHAT_FORMATS,
@@ -16,8 +18,6 @@ from tokenizer_core.workspace.chat import (
     count_request,
     request_segments,
 )
-from tokenizer_core.workspace.model_prices import model_window
-from tokenizer_core.workspace.models import Choice
 
 from ..token_view import token_view
 

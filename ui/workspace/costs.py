@@ -7,13 +7,13 @@ from collections.abc import Iterable, Mapping
 import pyarrow as pa
 import streamlit as st
 
-from tokenizer_core.pricing.rates import money_text, round_money
-from tokenizer_core.pricing.source import RATE_OPTIONS
-from tokenizer_core.pricing.table import PriceTable
+from tokenizer_core.catalog.choices import Choice
+from tokenizer_core.catalog.prices import PriceTable
+from tokenizer_core.catalog.rates import money_text, round_money
+from tokenizer_core.catalog.source import RATE_OPTIONS
+from tokenizer_core.catalog.windows import window_for
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.cost_inputs import CostInputs
-from tokenizer_core.workspace.model_prices import window_for
-from tokenizer_core.workspace.models import Choice
 
 from ..failures import guarded
 from ..fast_first import rest_drawn

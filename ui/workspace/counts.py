@@ -11,13 +11,14 @@ import pyarrow as pa
 import streamlit as st
 
 from tokenizer_core import BUILTINS, CountRow, Segment, Tokenizer
+from tokenizer_core.catalog.choices import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.portable import portable_all
 from tokenizer_core.tasks import count_task
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, rows_to_csv
 from tokenizer_core.workspace.charts import token_count_chart, token_count_data
+from tokenizer_core.workspace.chat import rule_notes
 from tokenizer_core.workspace.count_cards import COUNTS_KEY, CountCard, count_card_markdown
-from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 
 from ..count_api import count_url
 from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest

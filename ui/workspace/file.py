@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from tokenizer_core.catalog.choices import Choice
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.chat import Message
 from tokenizer_core.workspace.cost_inputs import costs_to_json
 from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
-from tokenizer_core.workspace.models import Choice
 
 from ..failures import guarded_callback
 from ..fast_first import rerun_parts

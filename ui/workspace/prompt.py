@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from tokenizer_core import CountRow, Tokenizer
+from tokenizer_core.catalog.choices import Choice, TokenizerGroup, names_by_tokenizer
 from tokenizer_core.tokenizers import load_sample
 from tokenizer_core.workspace.chat import Message
-from tokenizer_core.workspace.model_prices import with_windows
-from tokenizer_core.workspace.models import Choice, TokenizerGroup, names_by_tokenizer
+from tokenizer_core.workspace.counting import with_windows
 from tokenizer_core.workspace.versions import PromptVersion
 
 from ..widgets import text_entry, text_source_controls, working_tokenizers

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core.pricing.table import PriceError, edits_from_json, edits_to_json
+from tokenizer_core.catalog.prices import PriceError, edits_from_json, edits_to_json
 from tokenizer_core.workspace.intake import read_messages, read_versions
 
 from ..saved_work import reloaded

@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Tokenizer, TokenizerFailed
-from tokenizer_core.pricing.rates import money_text
+from tokenizer_core.catalog.choices import Choice
+from tokenizer_core.catalog.rates import money_text
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.diff import diff_sections, regions_of, sections_html
 from tokenizer_core.workspace.limits import MAX_VERSIONS
-from tokenizer_core.workspace.models import Choice
 from tokenizer_core.workspace.versions import PromptVersion, version_tokens
 
 from ..failures import show_failure

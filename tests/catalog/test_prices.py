@@ -20,22 +20,23 @@ from genai_prices import Usage, calc_price
 
 from tests.conftest import builtin
 from tokenizer_core import InputError, PriceError, language_table
-from tokenizer_core.languages import load_parallel_sample
-from tokenizer_core.pricing import (
-    COST_DEFINITION,
+from tokenizer_core.catalog import prices as table
+from tokenizer_core.catalog import rates as rates_module
+from tokenizer_core.catalog import source
+from tokenizer_core.catalog.entries import CATALOG, MODELS
+from tokenizer_core.catalog.prices import (
     ModelPrice,
-    Workload,
-    cost_rows_csv,
-    cost_table,
-    monthly_cost,
+    apply_edit,
+    edit_summary,
+    edits_from_json,
+    edits_to_json,
+    model_price,
     price_age_days,
-    source,
-    table,
-    workload,
+    prices_from_records,
+    prices_to_records,
 )
-from tokenizer_core.pricing import rates as rates_module
-from tokenizer_core.pricing.rates import Rate, Rates, exact, money_text
-from tokenizer_core.pricing.source import (
+from tokenizer_core.catalog.rates import Rate, Rates, exact, money_text
+from tokenizer_core.catalog.source import (
     NOON,
     RATE_OPTIONS,
     check_dates,
@@ -45,17 +46,17 @@ from tokenizer_core.pricing.source import (
     source_label,
     source_model,
 )
-from tokenizer_core.pricing.table import (
-    apply_edit,
-    edit_summary,
-    edits_from_json,
-    edits_to_json,
-    prices_from_records,
-    prices_to_records,
+from tokenizer_core.languages import costs as workload
+from tokenizer_core.languages import load_parallel_sample
+from tokenizer_core.languages.costs import (
+    COST_DEFINITION,
+    Workload,
+    cost_rows_csv,
+    cost_table,
+    monthly_cost,
+    request_cost,
+    request_tokens,
 )
-from tokenizer_core.pricing.workload import request_cost, request_tokens
-from tokenizer_core.workspace.model_prices import model_price
-from tokenizer_core.workspace.models import CATALOG, MODELS
 
 DAY = date(2026, 12, 1)  # prices are read for a date: the tests fix one
 PRICED = [m for m in CATALOG if m.price]
@@ -378,8 +379,8 @@ BLOCKED = textwrap.dedent(
     assert attempts, "the socket block did not catch a request"
     attempts.clear()
     from datetime import date
-    from tokenizer_core.workspace.model_prices import model_price, price_table, uncatalogued_models
-    from tokenizer_core.workspace.models import CATALOG
+    from tokenizer_core.catalog.prices import model_price, price_table, uncatalogued_models
+    from tokenizer_core.catalog.entries import CATALOG
     table = price_table(CATALOG, on=date(2026, 12, 1), rate="batch")
     extra = uncatalogued_models(on=date(2026, 12, 1))
     import genai_prices
