@@ -55,14 +55,17 @@ def test_the_top_level_doc_runs():
     assert doctest.testmod(tokenizer_core).failed == 0
 
 
-def test_natural_and_code_languages_keep_their_names():
-    from tokenizer_core import identifiers
-    from tokenizer_core.identifiers import languages as code_languages
-    from tokenizer_core.languages import model
-
-    assert tokenizer_core.Language is model.Language
-    assert identifiers.CODE_LANGUAGES is code_languages.LANGUAGES
-    assert identifiers.detect_code_language is code_languages.detect_language
+def test_no_two_public_classes_share_a_name():
+    """One name, one meaning: a class is never named like another package's (a code language is a
+    `CodeLanguage`, a natural one a `Language`; a context window is no chunking `Window`)."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(CORE.rglob("*.py")):
+        if "data" in path.relative_to(CORE).parts:
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(path.relative_to(CORE).as_posix())
+    assert {name: files for name, files in where.items() if len(files) > 1} == {}
 
 
 def _runtime_imports(path: Path, *, types_too: bool = False) -> set[str]:

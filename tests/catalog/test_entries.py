@@ -206,10 +206,10 @@ def test_a_model_only_the_source_has_is_counted_with_the_users_tokenizer_labelle
 
 def test_one_rule_for_a_context_window_everywhere():
     gpt4 = resolve_choices(["gpt-4"])
-    assert window_for(gpt4, chosen=128_000) == windows.Window(8_192, "GPT-4")
+    assert window_for(gpt4, chosen=128_000) == windows.ContextWindow(8_192, "GPT-4")
     assert window_for(resolve_choices(["cl100k_base"]), chosen=128_000).chosen
     both = resolve_choices(["gpt-4o", "gpt-5.5"])
-    assert window_for(both, chosen=32_000) == windows.Window(128_000, "GPT-4o (the smallest)")
+    assert window_for(both, chosen=32_000) == windows.ContextWindow(128_000, "GPT-4o (the smallest)")
     assert model_window(MODELS["gpt-2"]) == 1_024  # the line's own, where the source has none
     assert model_window(MODELS["llama-3.1-405b"]) is None  # the source names no window: the page's is used
     # the text-mode table and the chat table use it: GPT-4's share is of its own 8,192 tokens

@@ -2,7 +2,7 @@
 
 >>> from tokenizer_core.catalog.choices import resolve_choices
 >>> window_for(resolve_choices(["gpt-4"]), chosen=128_000)
-Window(tokens=8192, whose='GPT-4')
+ContextWindow(tokens=8192, whose='GPT-4')
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def model_window(model: ModelEntry | None) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Window:
+class ContextWindow:
     """The context window a count is measured against, and whose it is."""
 
     tokens: int
@@ -35,18 +35,18 @@ class Window:
         return self.whose == "chosen above"
 
 
-def window_for(choices: Sequence[Choice], *, chosen: int) -> Window:
+def window_for(choices: Sequence[Choice], *, chosen: int) -> ContextWindow:
     """The one rule, used by every table: a count is measured against the smallest context window of
     the models it is for; encodings and models without a known window use the window chosen on the page.
 
-    ``window_for(resolve_choices(["gpt-4"]), chosen=128_000) -> Window(8192, "GPT-4")``
+    ``window_for(resolve_choices(["gpt-4"]), chosen=128_000) -> ContextWindow(8192, "GPT-4")``
     """
     known = [(w, c.name) for c in choices if (w := model_window(c.model))]
     if not known:
-        return Window(chosen, "chosen above")
+        return ContextWindow(chosen, "chosen above")
     smallest = min(w for w, _ in known)
     names = [n for w, n in known if w == smallest]
-    return Window(smallest, ", ".join(names) + (" (the smallest)" if len(known) > len(names) else ""))
+    return ContextWindow(smallest, ", ".join(names) + (" (the smallest)" if len(known) > len(names) else ""))
 
 
-__all__ = ["Window", "model_window", "window_for"]
+__all__ = ["ContextWindow", "model_window", "window_for"]

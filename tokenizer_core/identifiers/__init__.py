@@ -62,6 +62,7 @@ from .greedy import (
 from .languages import (
     CODE_EXTENSIONS,
     LANGUAGE_IDS,
+    CodeLanguage,
     UnknownLanguage,
     get_language,
     guess_language,
@@ -69,8 +70,6 @@ from .languages import (
 )
 from .languages import LANGUAGES as CODE_LANGUAGES
 from .languages import LANGUAGES as LANGUAGES
-from .languages import Language as CodeLanguage
-from .languages import Language as Language
 from .languages import detect_language as detect_code_language
 from .languages import detect_language as detect_language
 from .layout import DEFINITIONS as LAYOUT_DEFINITIONS

@@ -2,7 +2,7 @@
 
 Data flows a parallel sample (`sample`) or the user's translations (the page's table rows in
 `records`, CSV files in `csv_io`; `scripts` detects an unknown language's writing system) ->
-:class:`Language` texts (`model`) -> `premiums` (a :class:`LanguageRow` per language and
+:class:`Language` texts (`language`) -> `premiums` (a :class:`LanguageRow` per language and
 tokenizer with its premium over the base language, summaries, published comparisons) -> CSV
 (`csv_io`) and escaped token HTML (`view`).
 What a month of requests costs in each language is `costs` (prices from `tokenizer_core.catalog`);
@@ -11,7 +11,7 @@ own so Altair loads only when drawn).
 """
 
 from .csv_io import language_rows_csv, parse_translations_csv, translations_csv
-from .model import Language, LanguageError, LanguageRow
+from .language import Language, LanguageError, LanguageRow
 from .premiums import (
     PREMIUM_CITATION,
     PREMIUM_DEFINITION,

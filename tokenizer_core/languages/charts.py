@@ -20,7 +20,7 @@ from ..tokenizers.colours import (
     tokenizer_hex,
 )
 from .costs import CostRow
-from .model import LanguageRow
+from .language import LanguageRow
 from .premiums import language_order
 
 # A cell's number is white on a cell darker than this (relative luminance, 0 to 1), black on

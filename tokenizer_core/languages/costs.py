@@ -25,7 +25,7 @@ from decimal import Decimal
 from ..catalog.prices import ModelPrice, PriceError
 from ..catalog.rates import exact
 from ..tokenizers.csvcells import spreadsheet_safe
-from .model import LanguageRow
+from .language import LanguageRow
 
 COST_DEFINITION = (
     "For a model with tokenizer T and a language L with premium P = premium(L, T): "
