@@ -149,7 +149,7 @@ def bench_page(text: str, repeats: int) -> None:
     at.run()
     page = time.perf_counter() - t
     assert not at.exception, at.exception
-    from tokenizer_core.workspace.count_cards import read_count_cards
+    from tests.helpers.count_cards import read_count_cards
 
     shown = read_count_cards(md.value for md in at.markdown)
     print(f"whole page run in AppTest after pasting 1 MB (counts + first part of the view): {page:.2f} s")

@@ -58,7 +58,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from bench.corpus import english_prose  # noqa: E402
-from tokenizer_core.workspace.count_cards import read_count_cards  # noqa: E402
+from tests.helpers.count_cards import read_count_cards  # noqa: E402
 
 SESSION_TTL = 5  # seconds: the server's disconnectedSessionTTL in this run (default 120)
 WORKER_IDLE = 5  # seconds: idle workers exit after this in this run (TW_WORKER_IDLE_SECONDS, default 120)

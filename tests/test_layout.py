@@ -305,6 +305,18 @@ def test_a_pages_ui_package_is_imported_only_by_its_page_and_itself():
     assert sorted(strays) == []
 
 
+MAX_MODULE_LINES = 600  # a module a newcomer reads in one sitting; split a longer one by meaning
+
+
+def test_no_module_is_longer_than_600_lines():
+    lines = {
+        path.relative_to(REPO).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in _module_files().values()
+    }
+    assert len(lines) > 100  # every module of the three layers is read
+    assert {path: n for path, n in lines.items() if n > MAX_MODULE_LINES} == {}
+
+
 # Files that still name `st.session_state` by an alias (every other module writes it out).
 KNOWN_STATE_ALIASES = {
     "ui/workspace/first_view.py",

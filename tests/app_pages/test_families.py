@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin, shown_counts, token_views
+from tests.helpers.chat import count_chat
 from tests.picker_helpers import choose, picker_data
 from tokenizer_core import chunk_text, language_table
 from tokenizer_core.chunking import load_chunk_sample
 from tokenizer_core.languages import load_parallel_sample, summarize
-from tokenizer_core.workspace import count_chat
 
 NEW = ["o200k_harmony", "deepseek_v4"]
 LABELS = {"o200k_harmony": "o200k_harmony (gpt-oss)", "deepseek_v4": "DeepSeek V4"}

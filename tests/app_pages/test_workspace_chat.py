@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tests.app_pages.test_workspace import _chat
 from tests.conftest import builtin, token_views
+from tests.helpers.token_view import pane_segments
 from tests.picker_helpers import choose
-from tokenizer_core.tokenizers import pane_segments
 
 # Meta's published Llama 3.1 prompt format and its special token ids (128000 <|begin_of_text|>,
 # 128006 <|start_header_id|>, 128007 <|end_header_id|>, 128009 <|eot_id|>).

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import builtin
 from tests.e2e.conftest import COUNT, COUNT_VALUE
-from tokenizer_core.workspace.count_cards import read_count_card
+from tests.helpers.count_cards import read_count_card
 
 pytestmark = pytest.mark.e2e
 

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import builtin
 from tests.e2e.conftest import COUNT, COUNT_VALUE
+from tests.helpers.count_cards import read_count_card
 from tokenizer_core.tokenizers import load_sample
-from tokenizer_core.workspace.count_cards import read_count_card
 
 pytestmark = pytest.mark.e2e
 

@@ -18,8 +18,8 @@ from tests.conftest import ALL_IDS, builtin
 from tests.picker_helpers import choose
 from tests.tokenizers.test_segments import tricky_text
 from tokenizer_core import Segment
-from tokenizer_core.tokenizers import TokenPane, segments_from_pieces, token_view_data
-from tokenizer_core.tokenizers.segments import boundary_offsets, resegment, token_count
+from tokenizer_core.tokenizers import TokenPane, token_view_data
+from tokenizer_core.tokenizers.segments import boundary_offsets, resegment, segments_from_pieces, token_count
 
 
 def spec_segments_from_pieces(ids, pieces, *, special_ids=frozenset(), offset=0) -> list[Segment]:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tests.conftest import builtin
+from tests.helpers.chat import count_chat
 from tests.refs import ref_file
 from tokenizer_core.catalog.entries import MODELS
 from tokenizer_core.workspace.chat import (
@@ -25,7 +26,6 @@ from tokenizer_core.workspace.chat import (
     ChatRenderError,
     Message,
     chat_formats_for,
-    count_chat,
     count_request,
 )
 

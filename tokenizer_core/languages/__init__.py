@@ -12,26 +12,28 @@ own so Altair loads only when drawn).
 
 from .csv_io import language_rows_csv, parse_translations_csv, translations_csv
 from .language import Language, LanguageError, LanguageRow
-from .premiums import (
-    PREMIUM_CITATION,
-    PREMIUM_DEFINITION,
-    PUBLISHED_PREMIUMS,
-    TokenizerSummary,
-    language_table,
-    premium,
-    published_comparison,
-    summarize,
-)
+from .premiums import PREMIUM_CITATION, PREMIUM_DEFINITION, language_table, published_comparison, summarize
 from .records import EDITOR_COLUMNS, languages_from_records, languages_to_records, merge_translations
-from .sample import SampleInfo, load_parallel_sample, parallel_sample_info
-from .scripts import detect_script
-from .view import language_tokens_html, split_marks
+from .sample import load_parallel_sample, parallel_sample_info
+from .view import split_marks
 
 __all__ = [
-    "EDITOR_COLUMNS", "Language", "LanguageError", "LanguageRow", "PREMIUM_CITATION",
-    "PREMIUM_DEFINITION", "PUBLISHED_PREMIUMS", "SampleInfo", "TokenizerSummary", "detect_script",
-    "language_rows_csv", "language_table", "language_tokens_html", "languages_from_records",
-    "languages_to_records", "load_parallel_sample", "merge_translations", "parallel_sample_info",
-    "parse_translations_csv", "premium", "published_comparison", "split_marks", "summarize",
+    "EDITOR_COLUMNS",
+    "Language",
+    "language_rows_csv",
+    "language_table",
+    "LanguageError",
+    "LanguageRow",
+    "languages_from_records",
+    "languages_to_records",
+    "load_parallel_sample",
+    "merge_translations",
+    "parallel_sample_info",
+    "parse_translations_csv",
+    "PREMIUM_CITATION",
+    "PREMIUM_DEFINITION",
+    "published_comparison",
+    "split_marks",
+    "summarize",
     "translations_csv",
-]  # fmt: skip
+]

@@ -13,8 +13,9 @@ import itertools
 import streamlit as st
 
 from tokenizer_core.tokenizers import escape_markdown
-from tokenizer_core.workspace.chat import ROLES, Message, ToolsError, parse_tools
+from tokenizer_core.workspace.chat import ROLES, Message
 from tokenizer_core.workspace.limits import MAX_MESSAGES
+from tokenizer_core.workspace.tools import ToolsError, parse_tools
 
 from ..live_text import live_text_area
 
