@@ -49,6 +49,13 @@ def test_the_top_level_is_a_small_api_each_name_from_the_package_that_owns_it():
     exec(f"from tokenizer_core import {', '.join(names)}", namespace)
 
 
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_a_packages_exports_are_names_it_has(pkg):
+    module = importlib.import_module(f"tokenizer_core.{pkg}")
+    assert [name for name in module.__all__ if not hasattr(module, name)] == []
+    assert len(set(module.__all__)) == len(module.__all__)
+
+
 def test_the_top_level_doc_runs():
     import doctest
 

@@ -80,7 +80,6 @@ __all__ = [
     "identifiers_csv",
     "layout_costs",
     "LAYOUT_DEFINITIONS",
-    "lex",
     "lex_code",
     "load_code_file",
     "load_code_sample",
