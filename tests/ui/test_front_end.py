@@ -79,8 +79,9 @@ def test_component_code_is_in_files_not_in_python_strings():
         and (hits := inline_front_end(p.read_text()))
     }
     assert found == {}, "move it to ui/components/ and read it with ui.components.read"
-    still = {rel for rel in KNOWN_INLINE if inline_front_end((ROOT / rel).read_text())}
-    assert still == KNOWN_INLINE, "moved: take it off KNOWN_INLINE"
+    known = {rel for rel in KNOWN_INLINE if (ROOT / rel).exists()}  # a module may go away
+    still = {rel for rel in known if inline_front_end((ROOT / rel).read_text())}
+    assert still == known, "moved: take it off KNOWN_INLINE"
 
 
 def test_the_inline_scan_sees_strings_and_calls():
