@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -32,18 +30,9 @@ MAX_TOKENIZERS = 16  # more than the model picker lets a page choose
 MAX_WINDOW = 100_000_000  # tokens of a context window: the most a share link or the page takes
 _MAX_DIGITS = 12  # of any number in a request: a window has at most 9
 PATH = "/api/counts"
-_THREADS = "tw-count"
 # Two threads: a count of up to LIVE_LIMIT characters takes milliseconds; more would only queue
 # for the interpreter the sessions' reruns share.
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix=_THREADS)
-
-
-class _OwnThreads(logging.Filter):
-    """Streamlit warns when its caches are used outside a session's script run (a mistake in
-    most apps); these threads do so on purpose, once per keystroke."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not threading.current_thread().name.startswith(_THREADS)
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tw-count")
 
 
 def count_url() -> str:
@@ -129,5 +118,4 @@ async def counts(request: Request) -> Response:
 
 
 def routes() -> list[Route]:
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(_OwnThreads())
     return [Route(count_url(), counts, methods=["POST"])]

@@ -139,7 +139,7 @@ def users_tokenizer_inputs(key: str, choices: Sequence[Choice]) -> None:
         widget = f"{key}_users_tok_{c.id}"
         options = list(names)
         st.selectbox(
-            f"Count {c.name} with (your choice)", options, format_func=names.get, key=widget,
+            f"Count {c.name} with (your choice)", options, format_func=names.get, key=widget, persist_state="session",
             index=options.index(chosen[c.id]) if chosen.get(c.id) in options else None, placeholder="Choose a tokenizer", on_change=_on_users_tokenizer, args=(c.id, widget),
             help="The app has no mapping from this model to its tokenizer: the counts are those of the "
             "tokenizer you choose, labelled as your choice, not necessarily the model's own.",

@@ -74,7 +74,7 @@ def rate_control(key: str, models: Sequence[ModelEntry]) -> str:
         return current_rate()
     st.session_state[key] = current_rate()
     st.segmented_control(
-        "Rate", options, format_func=lambda o: RATE_OPTIONS[o].label, key=key, on_change=_on_rate, args=(key,),
+        "Rate", options, format_func=lambda o: RATE_OPTIONS[o].label, key=key, persist_state="session", on_change=_on_rate, args=(key,),
         help=" ".join(f"{RATE_OPTIONS[o].label}: {RATE_OPTIONS[o].help}" for o in options),
     )  # fmt: skip
     return current_rate()

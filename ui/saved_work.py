@@ -5,7 +5,8 @@ last one. So each page keeps its work in the browser, under ``tokenizer-workbenc
 local storage (per browser profile, on the user's machine only; nothing is kept on the server),
 and restores it when the page is opened in a new session:
 
-* `keep_work(page)` places a small component (``st.components.v2``, no iframe). In a session's
+* `keep_work(page)` places a small component (``st.components.v2``, no iframe; its JS is
+  ui/components/saved_work.js). In a session's
   first visit of the page it reads the page's saved text and sends it to Python once; Python
   checks it (tokenizer_core.saved_work: a corrupt, edited or old text is ignored with a quiet
   note) and puts the values back in ``st.session_state``, then reruns.
@@ -16,7 +17,7 @@ and restores it when the page is opened in a new session:
   workspace holds the user's own work) keeps the link's contents.
 * "Clear my saved work" (the sidebar) removes every page's saved work from this browser.
 
-Built on public APIs only (session state, callbacks, components v2), apart from ui/settings.py.
+Built on public APIs only (session state, callbacks, components v2).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
+from ui.components import read
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
@@ -73,56 +75,9 @@ PAGES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
-_JS = """
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
-  const s = parentElement.__twSaved || (parentElement.__twSaved = { asked: null, cleared: null });
-  if (data.ping) {  // the saved work is back in the session: ask for the run that shows it
-    if (s.pinged !== data.ping) { s.pinged = data.ping; setTriggerValue("applied", data.ping); }
-    return;
-  }
-  let store;
-  try { store = window.localStorage; } catch (e) { store = null; }
-  if (!store) {  // storage off (a private window that forbids it, a policy): say so once
-    if (s.asked !== "off") { s.asked = "off"; setTriggerValue("stored", { key: data.key, raw: null, off: true }); }
-    return;
-  }
-  try {
-    if (data.clear && data.clear !== s.cleared) {
-      s.cleared = data.clear;
-      for (let i = store.length - 1; i >= 0; i--) {
-        const k = store.key(i);
-        if (k && k.startsWith(data.prefix)) store.removeItem(k);
-      }
-    }
-    if (data.load && s.asked !== data.key) {  // a new session on this page: what the browser kept
-      s.asked = data.key;
-      const raw = store.getItem(data.key);
-      if (raw !== null) {  // send it, once, and write nothing until it is back in the session
-        s.holding = true;
-        const nav = performance.getEntriesByType("navigation")[0];
-        const reloaded = !!nav && nav.type === "reload";
-        setTriggerValue("stored", { key: data.key, raw, reloaded });
-        return;
-      }  // nothing kept: no run to ask for, this run's snapshot is the page's work
-    }
-    if (data.restored) s.holding = false;
-    if (s.holding) return;
-    if (typeof data.snapshot === "string") {
-      store.setItem(data.key, data.snapshot);
-      store.setItem(data.key + "#digest", data.digest);
-    } else if (data.digest && store.getItem(data.key + "#digest") !== data.digest && s.resent !== data.digest) {
-      s.resent = data.digest;  // a snapshot that never reached the browser: ask for it again, once
-      setTriggerValue("resend", data.digest);
-    }
-  } catch (e) {  // full storage: Python says what was not kept
-    setTriggerValue("failed", data.digest || "");
-  }
-}
-"""
-
-_component = st.components.v2.component("tw_saved_work", html="<span hidden></span>", js=_JS)
+_component = st.components.v2.component(
+    "tw_saved_work", html="<span hidden></span>", js=read("saved_work.js")
+)
 
 
 def _k(page: str, what: str) -> str:

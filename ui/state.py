@@ -20,19 +20,29 @@ import streamlit as st
 
 from tokenizer_core import BUILTINS, CountRow, Tokenizer, TokenizerUnavailable, count_table, load_builtin
 from tokenizer_core.tokenizers import TokenizerInfo, builtin_infos
+from ui.sessions import current_session_id
 
 _SESSION_KEY = "session_tokenizers"
 R = TypeVar("R")
 
 
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _loaded_builtin(tokenizer_id: str) -> Tokenizer:
+    return load_builtin(tokenizer_id)
+
+
 @st.cache_resource(show_spinner="Loading tokenizer (once per server)...", max_entries=32)
 def _cached_builtin(tokenizer_id: str) -> Tokenizer:
-    return load_builtin(tokenizer_id)
+    return _loaded_builtin(tokenizer_id)  # the same object, loaded once
 
 
 def builtin_tokenizer(tokenizer_id: str) -> Tokenizer:
     """A built-in tokenizer, loaded once per server: also for a request outside any session
-    (ui/count_api.py). Raises TokenizerUnavailable with the fix."""
+    (ui/count_api.py), which gets it without the page's spinner (there is no page to show it on,
+    and Streamlit logs a warning for each one it is asked for outside a run). Raises
+    TokenizerUnavailable with the fix."""
+    if current_session_id() is None:
+        return _loaded_builtin(tokenizer_id)
     return _cached_builtin(tokenizer_id)
 
 

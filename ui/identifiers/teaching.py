@@ -50,7 +50,12 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
 
     c1, c2 = st.columns([1, 2])
     with c1:
-        st.text_area("Vocabulary (one piece per line)", key="identifiers_greedy_vocab", height=300)
+        st.text_area(
+            "Vocabulary (one piece per line)",
+            key="identifiers_greedy_vocab",
+            persist_state="session",
+            height=300,
+        )
         st.button("Reset to the article's vocabulary", key="identifiers_greedy_reset", on_click=reset,
                   icon=":material/restart_alt:")  # fmt: skip
     vocab, error = greedy_vocab()
@@ -61,7 +66,11 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
                 icon=":material/error:",
             )
         text = st.text_input(
-            "Text", value="def calculate_total(items):", key="identifiers_greedy_text", max_chars=2_000
+            "Text",
+            value="def calculate_total(items):",
+            key="identifiers_greedy_text",
+            persist_state="session",
+            max_chars=2_000,
         )
         greedy = GreedyTokenizer(vocab)
         result = greedy_split(text, vocab)

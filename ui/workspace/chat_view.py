@@ -170,14 +170,16 @@ def request_section(
         i: f"{', '.join(r['names'])} · {CHAT_FORMATS[r['format_id']].name}" for i, r in enumerate(drawable)
     }
     pick = st.selectbox("Show the request as tokens for", list(labels), format_func=labels.get,
-                        key="counter_request_pick")  # fmt: skip
+                        key="counter_request_pick", persist_state="session")  # fmt: skip
     r = drawable[min(pick or 0, len(drawable) - 1)]
     tid, fid = r["tokenizer_id"], r["format_id"]
     segs = request_segments(toks[tid], r["parts"])
     shown = segs[:MAX_PIECES]
     text = "".join(p.text for p in r["parts"])[: shown[-1].end if shown else 0]
     # the text view's own setting (same key): it follows from one mode to the other and into the link
-    ws = st.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
+    ws = st.toggle(
+        "Show whitespace", key="counter_ws", persist_state="session", help="space ⋅, tab →, newline ↵"
+    )
     st.html(legend_html([("dashed outline", "added by the chat format (special tokens and template text)"),
                          ("hover", "token ids, bytes and offsets")]))  # fmt: skip
     n = token_count(segs)

@@ -66,7 +66,7 @@ def entered_counts(choices: list[Choice]) -> dict[str, int]:
     for i, c in enumerate(uncounted):
         n = cols[i % len(cols)].number_input(
             f"{c.name}: input tokens (entered by you)", min_value=0, max_value=100_000_000, step=100,
-            key=f"{ENTERED}{c.id}", help="The count you enter is used as is, marked as yours in the table.",
+            key=f"{ENTERED}{c.id}", persist_state="session", help="The count you enter is used as is, marked as yours in the table.",
         )  # fmt: skip
         if n:
             out[c.id] = int(n)
@@ -137,14 +137,14 @@ def cost_section(choices: list[Choice], *, window: int) -> None:
         st.session_state.setdefault(key, getattr(CostInputs(), field))
     c1, c2, c3 = st.columns(3)
     out = int(c1.number_input("Expected output tokens per request", min_value=0, max_value=10**7,
-                              step=50, key="counter_out_tokens"))  # fmt: skip
+                              step=50, key="counter_out_tokens", persist_state="session"))  # fmt: skip
     cached = int(c2.number_input(
         "Of the input, tokens read from the cache", min_value=0, max_value=10**8, step=100,
-        key="counter_cached_tokens", help="A prompt prefix the provider has cached (a repeated system prompt): "
+        key="counter_cached_tokens", persist_state="session", help="A prompt prefix the provider has cached (a repeated system prompt): "
         "billed at the cached input price where the model has one.",
     ))  # fmt: skip
     n = int(c3.number_input("Number of requests", min_value=1, max_value=10**12, step=1_000,
-                            key="counter_requests"))  # fmt: skip
+                            key="counter_requests", persist_state="session"))  # fmt: skip
     rate_control("counter_price_rate", models)
     table = prices_for(models)
     cost_table(

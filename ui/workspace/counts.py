@@ -101,14 +101,14 @@ def context_window_input() -> int:
     # widget default: Streamlit warns when both are given.
     st.session_state.setdefault("counter_ctx", list(CONTEXT_WINDOWS)[2])
     choice = st.selectbox(
-        "Context window (for encodings)", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
+        "Context window (for encodings)", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx", persist_state="session",
         help="A model is measured against its own context window (the price source's figure); an encoding, "
         "or a model whose window is not known, against this one. Every table shows the window it used.",
     )  # fmt: skip
     if choice == CUSTOM:
         st.session_state.setdefault("counter_ctx_custom", 128_000)
         return int(st.number_input(
-            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="counter_ctx_custom",
+            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="counter_ctx_custom", persist_state="session",
         ))  # fmt: skip
     return CONTEXT_WINDOWS[choice]
 

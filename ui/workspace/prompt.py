@@ -65,7 +65,7 @@ def prompt_mode() -> str:
     """ "text" or "chat", the user's choice."""
     st.session_state.setdefault("counter_mode", "text")
     return st.segmented_control(
-        "Prompt", list(PROMPT_MODES), format_func=PROMPT_MODES.get, key="counter_mode",
+        "Prompt", list(PROMPT_MODES), format_func=PROMPT_MODES.get, key="counter_mode", persist_state="session",
         help="Text: count a text alone. Chat request: messages with roles (and tools), counted the way each "
         "model's chat format wraps them.",
     ) or "text"  # fmt: skip
@@ -90,7 +90,7 @@ def special_toggle() -> None:
     outside their fragment: a keystroke's run does not draw it again, and flipping it reruns
     the workspace (counts, views and costs all change)."""
     st.toggle(
-        "Count special tokens as special", key="counter_special",
+        "Count special tokens as special", key="counter_special", persist_state="session",
         help="Off: text such as <|endoftext|> is counted as ordinary text (what an API does with "
         "user content). On: it becomes the single special token the tokenizer reserves for it.",
     )  # fmt: skip

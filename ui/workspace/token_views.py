@@ -28,11 +28,17 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool, *, rerun:
     with c1:
         st.session_state.setdefault("counter_view", "text")
         mode = st.segmented_control(
-            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view", **again,
+            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view", persist_state="session", **again,
         ) or "text"  # fmt: skip
-    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵", **again)
+    ws = c2.toggle(
+        "Show whitespace",
+        key="counter_ws",
+        persist_state="session",
+        help="space ⋅, tab →, newline ↵",
+        **again,
+    )
     diff = c3.toggle(
-        "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
+        "Mark differences", key="counter_diff", persist_state="session", value=True, disabled=len(toks) < 2,
         help="A red bar marks a token boundary that not every tokenizer shown has.",
     )  # fmt: skip
     if mode == "hide":
@@ -43,7 +49,7 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool, *, rerun:
     if len(windows) > 1:
         part = int(st.number_input(
             f"Part (the text is shown in {len(windows)} parts of about {PART_CHARS:,} characters)",
-            min_value=1, max_value=len(windows), value=1, step=1, key="counter_part",
+            min_value=1, max_value=len(windows), value=1, step=1, key="counter_part", persist_state="session",
         )) - 1  # fmt: skip
         part = min(part, len(windows) - 1)
     start, end, exact = windows[part]

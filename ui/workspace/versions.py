@@ -124,7 +124,9 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
     st.subheader("Prompt versions side by side")
     pvs = versions()
     c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
-    c1.text_input("Version name", key="counter_version_name", placeholder=f"v{len(pvs) + 1}")
+    c1.text_input(
+        "Version name", key="counter_version_name", persist_state="session", placeholder=f"v{len(pvs) + 1}"
+    )
     c2.button("Save the prompt as a version", key="counter_version_save", icon=":material/bookmark_add:",
               on_click=_save, args=(current,), disabled=len(pvs) >= MAX_VERSIONS)  # fmt: skip
     if len(pvs) >= MAX_VERSIONS:
@@ -148,9 +150,21 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
         return
     names = list(range(len(pvs)))
     s1, s2 = st.columns(2)
-    ia = s1.selectbox("Compare", names, index=0, format_func=lambda i: pvs[i].name, key="counter_cmp_a")
+    ia = s1.selectbox(
+        "Compare",
+        names,
+        index=0,
+        format_func=lambda i: pvs[i].name,
+        key="counter_cmp_a",
+        persist_state="session",
+    )
     ib = s2.selectbox(
-        "with", names, index=len(pvs) - 1, format_func=lambda i: pvs[i].name, key="counter_cmp_b"
+        "with",
+        names,
+        index=len(pvs) - 1,
+        format_func=lambda i: pvs[i].name,
+        key="counter_cmp_b",
+        persist_state="session",
     )
     a, b = pvs[min(ia or 0, len(pvs) - 1)], pvs[min(ib or 0, len(pvs) - 1)]
     rows, failed = comparison_rows(a, b, choices, toks)
@@ -162,7 +176,7 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
     if not usable:
         return
     tid = st.selectbox("Count the changes with", list(usable), format_func=lambda t: usable[t].info.name,
-                       key="counter_cmp_tok")  # fmt: skip
+                       key="counter_cmp_tok", persist_state="session")  # fmt: skip
     tok = usable.get(tid or "") or next(iter(usable.values()))
     try:
         sections = diff_sections(a.sections(), b.sections(), tok)
