@@ -235,6 +235,24 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
     assert table.iloc[1]["% of context"] == pytest.approx(100 * llama.total / 128_000)
 
 
+def test_a_run_of_the_chat_counts_the_request_once(app, monkeypatch):
+    """The editor's counts by each message and the table below come from one count of the
+    request: its widgets hold what they show before they are drawn."""
+    from ui.workspace import chat_view
+
+    calls = []
+    real = chat_view.cached_request
+    monkeypatch.setattr(chat_view, "cached_request", lambda *a: calls.append(a[:2]) or real(*a))
+    choose(app, "workspace_tokenizers", ["gpt-4o", "llama-3.1"])
+    _chat(app, [("system", "Be brief."), ("user", "Where is my order?")])
+    calls.clear()
+    app.run()
+    assert not app.exception
+    assert sorted(calls) == [("llama3", "llama31"), ("o200k_base", "openai")]
+    labels = [c.value.replace("\\", "") for c in app.caption if "tokens" in c.value and "·" in c.value]
+    assert labels and all("GPT-4o" in x and "Llama 3.1" in x for x in labels)
+
+
 def test_chat_tools_counted_where_published_and_bad_json_keeps_everything(app):
     tool = '[{"name": "track", "description": "Track an order.", "parameters": {"type": "object", "properties": {"id": {"type": "string", "description": "Order id"}}}}]'
     choose(app, "workspace_tokenizers", ["llama-3.1", "llama-3"])

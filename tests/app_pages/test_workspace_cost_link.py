@@ -8,7 +8,7 @@ import json
 from streamlit.testing.v1 import AppTest
 
 from tests.app_pages.test_prices import cost_table, source_total
-from tests.conftest import ENTRY, builtin
+from tests.conftest import ENTRY, builtin, shown_counts
 from tokenizer_core.pricing.rates import round_money
 from tokenizer_core.workspace import pack_text
 from tokenizer_core.workspace.file import FORMAT
@@ -85,3 +85,21 @@ def test_a_link_that_left_the_text_out_says_so_at_the_top_of_the_page_it_opens()
     title = next(i for i, b in enumerate(blocks) if type(b).__name__ == "Title")
     shown = next(i for i, b in enumerate(blocks) if "leaves out" in str(getattr(b, "value", "")))
     assert shown <= title + 3  # right under the title and its caption, above the models
+
+
+def test_a_workspace_file_with_models_redraws_the_picker_and_counts_them():
+    """The picker is outside the workspace's fragment: loading a file that chooses models reruns
+    the whole page from the upload's callback (no flag left for the fragment to pick up)."""
+    from tests.picker_helpers import picker_data
+
+    at = _open({"tok": "gpt-4o"})
+    doc = {"format": FORMAT, "version": 1, "models": ["cl100k_base", "r50k_base"], "text": "hello world"}
+    at.file_uploader(key="workspace_ws_file").set_value(
+        ("m.json", json.dumps(doc).encode(), "application/json")
+    )
+    at.run()
+    assert not at.exception
+    assert picker_data(at, "workspace_tokenizers")["chosen"] == ["cl100k_base", "r50k_base"]
+    counts = shown_counts(at)
+    assert counts["cl100k_base"] == f"{builtin('cl100k_base').count('hello world'):,}"
+    assert "workspace_full_rerun" not in at.session_state and "counter_full_rerun" not in at.session_state
