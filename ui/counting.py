@@ -7,7 +7,7 @@ goes through here.
 What happens on a keystroke in the prompt workspace's text box, in order:
 
 1. The box (ui/live_text.py) waits for a pause in typing and POSTs the text to ``/api/counts``.
-   `count_api.counts` checks the request and, in a thread of its own, calls
+   `count_api.counts` checks the request and, in a thread of its own, `count_api._count` calls
    ``counts(text, tokenizers, special=..., where=None)``: no session, so only the shared tier
    (step 4) answers. The box writes the numbers on the count cards.
 2. The box sends the text to Streamlit, which reruns the workspace's fast part alone (the
