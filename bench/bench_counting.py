@@ -145,7 +145,7 @@ def bench_page(text: str, repeats: int) -> None:
     at = AppTest.from_file(str(root / "streamlit_app.py"), default_timeout=120)
     at.run()
     t = time.perf_counter()
-    at.session_state["counter_text"] = one_mb
+    at.session_state["workspace_text"] = one_mb
     at.run()
     page = time.perf_counter() - t
     assert not at.exception, at.exception

@@ -44,7 +44,7 @@ CHROMIUM_ARGS = [
 
 WATCH = """([label, want]) => { window.__twSeen = null;
   const resolve = (t) => { window.__twSeen = t; };
-  const find = () => [...document.querySelectorAll('.st-key-counter_counts [data-testid=stMarkdown]')]
+  const find = () => [...document.querySelectorAll('.st-key-workspace_counts [data-testid=stMarkdown]')]
       .find(m => m.querySelector('p').innerText.trim() === label);
   const done = () => {
     const m = find();

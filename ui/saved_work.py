@@ -39,11 +39,11 @@ _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the ne
 # uploads, data editors and components are never here: Streamlit refuses to have them set.
 PAGES: dict[str, dict[str, str]] = {
     "workspace": {
-        "counter_text": "str", "counter_mode": "str", "counter_tokenizers": "strs", "counter_chat_tools": "str",
-        "counter_special": "bool", "counter_ctx": "str", "counter_ctx_custom": "int", "counter_view": "str",
-        "counter_ws": "bool", "counter_diff": "bool", "counter_out_tokens": "int", "counter_cached_tokens": "int",
-        "counter_requests": "int", "counter_version_name": "str", "prices_rate": "str", "counter_sample": "str",
-        "counter_part": "int", "counter_cmp_a": "int", "counter_cmp_b": "int", "counter_cmp_tok": "str",
+        "workspace_text": "str", "workspace_mode": "str", "workspace_tokenizers": "strs", "workspace_chat_tools": "str",
+        "workspace_special": "bool", "workspace_ctx": "str", "workspace_ctx_custom": "int", "workspace_view": "str",
+        "workspace_ws": "bool", "workspace_diff": "bool", "workspace_out_tokens": "int", "workspace_cached_tokens": "int",
+        "workspace_requests": "int", "workspace_version_name": "str", "prices_rate": "str", "workspace_sample": "str",
+        "workspace_part": "int", "workspace_cmp_a": "int", "workspace_cmp_b": "int", "workspace_cmp_tok": "str",
         "_chat": "json", "_versions": "json", "_prices": "json",
     },
     "bpe": {
@@ -217,9 +217,9 @@ def keep_work(
 
 
 _LABELS = {
-    "counter_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
+    "workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
     "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
-    "_texts": "your translations", "counter_chat_tools": "the tools",
+    "_texts": "your translations", "workspace_chat_tools": "the tools",
 }  # fmt: skip
 
 

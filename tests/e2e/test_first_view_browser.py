@@ -1,5 +1,5 @@
 """A fresh tab in a real Chromium: the counts come first, the rest once the page says they are shown
-(ui/workspace/first_view.py), and then the whole page is there."""
+(ui/fast_first.py, `FastFirst.first_view`), and then the whole page is there."""
 
 from __future__ import annotations
 

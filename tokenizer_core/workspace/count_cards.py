@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..tokenizers.render import escape_markdown
 
-COUNTS_KEY = "counter_counts"  # the row of cards on the page (its CSS class: st-key-counter_counts)
+COUNTS_KEY = "workspace_counts"  # the row of cards on the page (its CSS class: st-key-workspace_counts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,8 @@ from tokenizer_core.identifiers import (
 )
 from tokenizer_core.tokenizers import escape_markdown
 
+from ..counting import counts
+
 SEED_EXAMPLES = {  # the seed's four printed splits (tokenization seed, greedy example)
     "def calculate_total(items):": ["def", "calc", "ulate", "_", "total", "(", "items", ")", ":"],
     "getUserById(id)": ["get", "User", "By", "Id", "(", "id", ")"],
@@ -79,9 +81,9 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
         st.markdown(f"**{plural(len(text), 'character')} → {plural(result.count, 'token')}** "
                     f"({plural(result.unknown, 'unknown character')})"
                     if text else "Type some text to split.")  # fmt: skip
-        if text and toks:
+        if text and toks and (rows := counts(text, toks, special=False, where="identifiers_greedy")):
             st.caption("The same text in the real tokenizers: " + ", ".join(
-                f"{escape_markdown(t.info.name)} {t.count(text)}" for t in toks))  # fmt: skip
+                f"{escape_markdown(r.tokenizer)} {r.tokens}" for r in rows))  # fmt: skip
         if result.steps:
             st.dataframe(
                 pd.DataFrame([{"position": s.pos, "chunk": s.chunk, "piece": s.piece,
