@@ -1,7 +1,9 @@
-"""Settings that stay put (ui/settings.py), on a small app of its own: every kind of setting widget
-keeps its value across a page switch, a closed tab and a mode switch inside a fragment; buttons,
-callbacks and values set through st.session_state behave as Streamlit documents them; and no
-"default value and Session State" warning is logged."""
+"""Settings that stay put (ui/settings.py), on a small app of its own made as the pages make their
+widgets (``persist_state="session"``, tabs through `kept_tabs`): every kind of setting widget keeps
+its value across a page switch, a closed tab and a mode switch inside a fragment; buttons,
+callbacks and values set through st.session_state behave as Streamlit documents them; no
+"default value and Session State" warning is logged; and without the argument the same app
+forgets. tests/test_streamlit_api.py checks that every page passes it."""
 
 from __future__ import annotations
 
