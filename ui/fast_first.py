@@ -55,6 +55,7 @@ from typing import Concatenate, Generic, ParamSpec, Protocol, TypeVar
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from .components import read
 from .failures import guarded
 
 # Fires once per request token, after the next paint (two animation frames: the counts drawn by
@@ -66,52 +67,7 @@ from .failures import guarded
 # token), the page says the rest is on its way: <body data-tw-rest-pending="..."> (tests and
 # benchmarks wait on it).
 REST_PAUSE_MS = 1000
-_JS = """
-const PAUSE_MS = __PAUSE_MS__;
-const asked = new Map();  // per tab: the last request each page's signal sent
-const pending = new Map();  // per tab: the parts each page still waits for
-const waiting = new Map();  // per tab: each page's timer for its last request
-if (window.__twTyped === undefined) {  // once per tab: when text was last typed on the page
-  window.__twTyped = -Infinity;  // (input events cross the components' shadow roots)
-  document.addEventListener("input", () => { window.__twTyped = performance.now(); }, true);
-}
-function show(name) {
-  const body = document.body;
-  if (pending.get(name)?.size) body.dataset.twRestPending = name;
-  else if (body.dataset.twRestPending === name) delete body.dataset.twRestPending;
-}
-export default function ({ data, setTriggerValue }) {
-  if (data.done) {  // a part of the rest, drawn
-    pending.get(data.name)?.delete(data.done);
-    show(data.name);
-    return;
-  }
-  if (!data.token) {  // a run of the whole page: nothing to ask for
-    clearTimeout(waiting.get(data.name));
-    pending.delete(data.name);
-    show(data.name);
-    return;
-  }
-  if (asked.get(data.name) === data.token) return;
-  asked.set(data.name, data.token);
-  pending.set(data.name, new Set(data.parts));
-  show(data.name);
-  clearTimeout(waiting.get(data.name));  // a newer request replaces the one waiting
-  let shown = true;  // not once the page has gone (another page, a closed tab)
-  const when = () => {  // the counts are on screen: once typing pauses
-    const left = window.__twTyped + PAUSE_MS - performance.now();
-    if (left > 0) waiting.set(data.name, setTimeout(when, left));
-    else if (shown) setTriggerValue("drawn", data.token);
-  };
-  requestAnimationFrame(() => requestAnimationFrame(when));
-  return () => {
-    shown = false;
-    clearTimeout(waiting.get(data.name));
-    pending.delete(data.name);
-    show(data.name);
-  };
-}
-""".replace("__PAUSE_MS__", str(REST_PAUSE_MS))
+_JS = read("fast_first.js").replace("__PAUSE_MS__", str(REST_PAUSE_MS))
 
 _signal = st.components.v2.component("tw_fast_first", html="<span hidden></span>", js=_JS)
 
@@ -124,23 +80,7 @@ _HOLD_POLL_SECONDS = 1.0
 # Sent once the element marked by `hold` is in the page and no element is still loading its
 # script (Streamlit draws a placeholder, data-testid="stSkeleton", meanwhile), after two frames:
 # the top has been painted.
-_FIRST_VIEW_JS = """
-export default function ({ data, setTriggerValue }) {
-  let done = false;
-  const drawn = () => {
-    const main = document.querySelector('[data-testid="stMain"]') || document.body;
-    return main.querySelector("." + data.marker) && !main.querySelector('[data-testid="stSkeleton"]');
-  };
-  const tick = () => {
-    if (done) return;
-    if (!drawn()) { requestAnimationFrame(tick); return; }
-    done = true;
-    requestAnimationFrame(() => requestAnimationFrame(() => setTriggerValue("shown", true)));
-  };
-  tick();
-  return () => { done = true; };
-}
-"""
+_FIRST_VIEW_JS = read("fast_first_view.js")
 
 _first_view_signal = st.components.v2.component(
     "tw_first_view", html="<span hidden></span>", js=_FIRST_VIEW_JS
