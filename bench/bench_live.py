@@ -3,6 +3,7 @@
     python bench/bench_live.py            # 1 KB and 10 KB, 30 edits each
     python bench/bench_live.py --quick    # 1 KB and 10 KB, 8 edits each
     python bench/bench_live.py --quick --sizes 1,10,20,50,100   # where live updates start to lag
+    python bench/bench_live.py --before /path/to/old/checkout   # the workspace of another checkout too
 
 Starts the app (`streamlit run`, headless) and Debian's Chromium (never `playwright install`),
 puts a text of the given size into the prompt workspace's box with the three default models,
@@ -44,7 +45,7 @@ CHROMIUM_ARGS = [
 
 WATCH = """([label, want]) => { window.__twSeen = null;
   const resolve = (t) => { window.__twSeen = t; };
-  const find = () => [...document.querySelectorAll('.st-key-workspace_counts [data-testid=stMarkdown]')]
+  const find = () => [...document.querySelectorAll('.st-key-workspace_counts [data-testid=stMarkdown], .st-key-counter_counts [data-testid=stMarkdown]')]
       .find(m => m.querySelector('p').innerText.trim() === label);
   const done = () => {
     const m = find();
@@ -64,6 +65,7 @@ KEYDOWN = """() => { window.__twKey = null;
 
 
 RERUN = "workspace, rerun only"  # the page with its count route blocked in the browser
+BEFORE = "workspace, --before"  # the workspace of another checkout (--before), as users get it
 
 
 def _free_port() -> int:
@@ -134,14 +136,14 @@ with st.container(horizontal=True, key=COUNTS_KEY):
 """
 
 
-def _server(script: Path) -> tuple[subprocess.Popen, str]:
+def _server(script: Path, cwd: Path = ROOT) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true",
          "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
          "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env={**os.environ, "TOKENIZER_WORKBENCH_LIVE_LIMIT": str(10**9)},  # live at every size measured
     )  # fmt: skip
     _wait_healthy(url, proc)
@@ -158,6 +160,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="8 edits per size")
     ap.add_argument("--verbose", action="store_true", help="print every edit's time")
     ap.add_argument("--sizes", default="1,10", help="text sizes in KB, comma-separated (default 1,10)")
+    ap.add_argument("--before", type=Path, default=None, help="another checkout of the app to measure too")
     args = ap.parse_args()
     sizes = [int(float(k) * 1000) for k in args.sizes.split(",")]
     edits = 8 if args.quick else 30
@@ -176,8 +179,11 @@ def main() -> None:
         ref = Path(tmp) / "reference_page.py"
         ref.write_text(REFERENCE_PAGE.format(root=str(ROOT)), encoding="utf-8")
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
-        for script, names in ((ref, ["reference"]), (ROOT / "streamlit_app.py", ["workspace", RERUN])):
-            proc, url = _server(script)
+        servers = [(ref, ROOT, ["reference"]), (ROOT / "streamlit_app.py", ROOT, ["workspace", RERUN])]
+        if args.before:
+            servers.append((args.before.resolve() / "streamlit_app.py", args.before.resolve(), [BEFORE]))
+        for script, cwd, names in servers:
+            proc, url = _server(script, cwd)
             try:
                 for name in names:
                     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -202,7 +208,9 @@ def main() -> None:
     for size in sizes:
         r = results["reference", size]
         rp50 = statistics.median(r)
-        for name in ("workspace", RERUN):
+        for name in ("workspace", RERUN, BEFORE):
+            if (name, size) not in results:
+                continue
             w = results[name, size]
             wp50 = statistics.median(w)
             print(

@@ -59,7 +59,7 @@ SECTIONS = [
     ("text box", "textarea.tw-live-box", None),
     (
         "first count",
-        ".st-key-workspace_counts h3, [data-testid=stMetricValue]",
+        ".st-key-workspace_counts h3, .st-key-counter_counts h3, [data-testid=stMetricValue]",
         "",
     ),  # a card (a metric before)
     ("count table", "[data-testid=stMain] [data-testid=stDataFrame] canvas", None),
