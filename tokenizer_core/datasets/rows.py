@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..workspace.formats import Message
+from . import limits
 
 CHAT_SHAPES = ("batch", "finetune")
 BATCH_KEYS = ("custom_id", "method", "url", "body")
@@ -181,6 +182,9 @@ def parse_lines(
     for n, raw in enumerate(lines, start=first_line):
         raw = raw.rstrip(b"\r\n")
         if not raw.strip():
+            continue
+        if len(raw) > limits.MAX_LINE_BYTES:
+            errors.append(RowError(n, f"line {n}", f"the line is over {limits.mb(limits.MAX_LINE_BYTES)}"))
             continue
         if shape == "list":
             rows.append(Row(f"line {n}", n, text=raw.decode("utf-8", "replace")))

@@ -69,6 +69,12 @@ def jsonl_tasks(
     index, line_no = 0, 1
     buf = bytearray()
     skipping = False  # inside a line that is over the limit
+
+    def task(chunk: bytes) -> Task:
+        return Task(
+            index, shape, line_no, data=chunk, units=len(chunk), text_field=text_field, id_field=id_field
+        )
+
     with _Open(data) as f:
         while True:
             block_data = f.read(block)
@@ -78,25 +84,24 @@ def jsonl_tasks(
                     continue
                 skipping = False
                 error = RowError(line_no, f"line {line_no}", f"the line is over {mb(MAX_LINE_BYTES)}")
-                yield Task(
-                    index, shape, line_no, errors=(error,), units=0, text_field=text_field, id_field=id_field
-                )
+                yield Task(index, shape, line_no, errors=(error,), text_field=text_field, id_field=id_field)
                 index += 1
                 line_no += 1
                 block_data = block_data[nl + 1 :] if nl >= 0 else b""
             buf += block_data
-            last = buf.rfind(b"\n")
-            if not block_data or len(buf) >= chunk_bytes and last >= 0:
-                cut = len(buf) if not block_data else last + 1
-                if cut:
-                    chunk = bytes(buf[:cut])
-                    del buf[:cut]
-                    yield Task(index, shape, line_no, data=chunk, units=len(chunk), text_field=text_field,
-                               id_field=id_field)  # fmt: skip
-                    index += 1
-                    line_no += chunk.count(b"\n")
-                if not block_data:
-                    return
+            while len(buf) >= chunk_bytes:  # cut whole lines of about chunk_bytes
+                nl = buf.find(b"\n", chunk_bytes - 1)
+                if nl < 0:
+                    break
+                chunk = bytes(buf[: nl + 1])
+                del buf[: nl + 1]
+                yield task(chunk)
+                index += 1
+                line_no += chunk.count(b"\n")
+            if not block_data:
+                if buf:
+                    yield task(bytes(buf))
+                return
             if len(buf) > MAX_LINE_BYTES and buf.find(b"\n") < 0:
                 buf.clear()
                 skipping = True
