@@ -12,7 +12,10 @@ import tokenizer_core
 
 BASE = ("tokenizers", "catalog")  # in order: each imports only the ones before it
 FEATURES = ("workspace", "bpe", "identifiers", "languages", "chunking", "jobs")
-PACKAGES = (*BASE, *FEATURES)
+# Built on features: whole sets count each chat row with the workspace's own count_request (the
+# same code path as one request) and start Dask's worker processes with the pool's guard.
+COMPOSITES = ("datasets",)
+PACKAGES = (*BASE, *FEATURES, *COMPOSITES)
 
 # What each package may import from the others at run time (imports under TYPE_CHECKING are types
 # only). The base imports no feature (the catalog builds on the tokenizers only); features import
@@ -26,6 +29,7 @@ ALLOWED = {
     "languages": {"tokenizers", "catalog"},
     "chunking": {"tokenizers"},
     "jobs": set(),
+    "datasets": {"tokenizers", "catalog", "workspace", "jobs"},
 }
 
 CORE = Path(tokenizer_core.__file__).parent
@@ -120,6 +124,8 @@ def test_every_package_has_its_place_and_the_base_comes_first():
         assert ALLOWED[pkg] <= set(BASE[:i]), pkg
     for pkg in FEATURES:
         assert ALLOWED[pkg] <= set(BASE), pkg
+    for pkg in COMPOSITES:  # no feature imports a composite (ALLOWED above), a composite no other composite
+        assert ALLOWED[pkg] <= set(BASE) | set(FEATURES), pkg
 
 
 @pytest.mark.parametrize("pkg", BASE)
@@ -272,7 +278,7 @@ def test_the_import_reader_reads_every_kind_of_import(tmp_path):
 def test_the_graph_holds_the_pages_and_the_modules_of_every_package():
     graph = _graph()
     assert {"app_pages.bpe", "ui", "ui.bpe", "ui.messages", "tokenizer_core.workspace.chat"} <= graph.keys()
-    assert not any(m.startswith("tokenizer_core.data") for m in graph)  # code samples are no modules
+    assert not any(m.startswith("tokenizer_core.data.") for m in graph)  # code samples are no modules
     assert {"tokenizer_core", "ui.widgets"} <= graph["app_pages.bpe"]
     assert "tokenizer_core.tokenizers.encoders" in graph["tokenizer_core.workspace.chat"]
 

@@ -1,0 +1,158 @@
+"""`count_dataset`: a whole set counted for several models, streamed, on the engine chosen."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from ..catalog.rates import Rates
+from .archive import archive_kind, plan_archive
+from .count import Counted, CountKey, count_task
+from .detect import Detected, Source, check_size, detect
+from .engine import Cancel, Engine, engine_for
+from .limits import DatasetCancelled, DatasetError
+from .result import DatasetResult, resolve_targets, summarise
+from .rows import CHAT_SHAPES
+from .sources import (
+    CHUNK_BYTES,
+    TABLE_BATCH_ROWS,
+    Task,
+    jsonl_tasks,
+    repository_tasks,
+    table_rows_declared,
+    table_tasks,
+)
+
+SMALL_BYTES = 2 * CHUNK_BYTES  # a JSONL / CSV this size or less is counted in-process by "auto"
+SMALL_ROWS = 2 * TABLE_BATCH_ROWS
+SMALL_FILES = 96
+
+
+@dataclass(frozen=True, slots=True)
+class CountProgress:
+    """How far a count is: `fraction` of the set (None when the size is unknown), rows counted."""
+
+    fraction: float | None
+    rows: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    tasks: Iterator[Task]
+    total: int | None  # progress units in the whole set (bytes, rows or files)
+    unit: str
+    small: bool
+
+
+def _name_of(source: Source, name: str | None) -> str:
+    if name:
+        return name
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "dataset"
+    return os.path.basename(os.fspath(source))
+
+
+def _plan(name: str, source: Source, det: Detected, size: int, *, text_field: str | None, id_field: str | None,
+          columns: Sequence[str] | None, id_column: str | None, chunk_bytes: int, archive: Mapping[str, bool]) -> _Plan:  # fmt: skip
+    shape = det.shape
+    if shape in ("batch", "finetune", "jsonl", "list"):
+        field = text_field or (det.text_fields[0] if det.text_fields else None)
+        if shape == "jsonl" and not field:
+            raise DatasetError("Choose the JSON field that holds the text to count.")
+        tasks = jsonl_tasks(source, shape=shape, chunk_bytes=chunk_bytes, text_field=field or "text",
+                            id_field=id_field if id_field is not None else det.id_field)  # fmt: skip
+        return _Plan(tasks, size, "bytes", size <= SMALL_BYTES)
+    if shape in ("csv", "tsv", "parquet"):
+        cols = list(columns or det.text_fields)
+        if not cols:
+            raise DatasetError("Choose the columns that hold the text to count.")
+        tasks = table_tasks(name, source, shape=shape, columns=cols, id_column=id_column or det.id_field)
+        rows = table_rows_declared(source, shape=shape)
+        small = rows <= SMALL_ROWS if rows is not None else size <= SMALL_BYTES
+        return _Plan(tasks, rows, "rows", small)
+    plan = plan_archive(name, source, **archive)
+    return _Plan(repository_tasks(source, plan), len(plan.files), "files", len(plan.files) <= SMALL_FILES)
+
+
+def count_dataset(
+    source: Source,
+    models: Sequence[str],
+    *,
+    name: str | None = None,
+    shape: str | None = None,
+    detected: Detected | None = None,
+    text_field: str | None = None,
+    id_field: str | None = None,
+    columns: Sequence[str] | None = None,
+    id_column: str | None = None,
+    budget: int | None = None,
+    output_tokens: int | None = None,
+    tokens_per_minute: int | None = None,
+    training_price: Decimal | None = None,
+    prices: Mapping[str, Rates] | None = None,
+    honour_gitignore: bool = True,
+    skip_vendored: bool = True,
+    skip_locks: bool = True,
+    engine: str | Engine | Any = "auto",
+    progress: Callable[[CountProgress], None] | None = None,
+    cancel: Cancel | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+    on: date | None = None,
+) -> DatasetResult:
+    """Count every row (or repository file) of `source` for each of `models` (catalog model ids
+    such as ``"gpt-4o"``, or tokenizer ids such as ``"o200k_base"``).
+
+    `source` is the data (bytes) or a path; `name` is its file name (the path's by default), which
+    says what it is with its first bytes (see :func:`detect`; `shape` or `detected` decide instead).
+    Options: `text_field` / `id_field` (JSON lines), `columns` / `id_column` (tables), `budget` (a
+    row limit besides each model's window), `output_tokens` (the expected output per row where a
+    row gives no max_tokens), `tokens_per_minute` (a rate limit: how long the set takes),
+    `training_price` (USD per million training tokens, fine-tuning), `prices` (``{"<model
+    id>:standard" | ":batch": Rates}`` replacing the price source's), the repository skips,
+    `engine` ("auto", "local", "dask", an Engine or a distributed Client), `progress` (called
+    with a :class:`CountProgress` after each task) and `cancel` (an Event: set it to stop; raises
+    DatasetCancelled). Bad rows never raise: they are counted as errors with their lines.
+    """
+    name = _name_of(source, name)
+    size = check_size(name, source)
+    if detected is None and shape in (None, "repository") and archive_kind(name):
+        detected = Detected(name, "repository", size)  # planned once, below
+    det = detected or detect(name, source, shape=shape)
+    targets, not_counted = resolve_targets(models)
+    chat = det.shape in CHAT_SHAPES
+    keys: tuple[CountKey, ...] = tuple(dict.fromkeys(t.key(chat) for t in targets))
+    archive = {"honour_gitignore": honour_gitignore, "skip_vendored": skip_vendored, "skip_locks": skip_locks}
+    plan = _plan(name, source, det, size, text_field=text_field, id_field=id_field, columns=columns,
+                 id_column=id_column, chunk_bytes=chunk_bytes, archive=archive)  # fmt: skip
+    runner = engine_for(engine, units=0 if plan.small else 1, small=0)
+    parts: list[Counted] = []
+    done = rows = 0
+    started = time.monotonic()
+    for counted in runner.map(count_task, plan.tasks, keys, cancel=cancel):
+        parts.append(counted)
+        done += counted.units
+        rows += counted.rows
+        if progress is not None:
+            frac = min(1.0, done / plan.total) if plan.total else None
+            progress(
+                CountProgress(
+                    frac,
+                    rows,
+                    f"{rows:,} rows counted" if plan.unit != "files" else f"{rows:,} files counted",
+                )
+            )
+        if cancel is not None and cancel.is_set():
+            raise DatasetCancelled("The count was cancelled.")
+    del started
+    return summarise(name, det.shape, parts, targets, not_counted=not_counted, budget=budget,
+                     output_tokens=output_tokens, tokens_per_minute=tokens_per_minute,
+                     training_price=training_price, prices=prices, on=on)  # fmt: skip
+
+
+__all__ = ["CountProgress", "count_dataset"]
