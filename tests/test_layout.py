@@ -10,7 +10,7 @@ import pytest
 
 import tokenizer_core
 
-PACKAGES = ("tokenizers", "workspace", "pricing", "bpe", "identifiers", "languages", "chunking")
+PACKAGES = ("tokenizers", "workspace", "pricing", "bpe", "identifiers", "languages", "chunking", "inside")
 
 # What each package may import from the others at run time (imports under TYPE_CHECKING are types
 # only). The base imports no feature; features import the base (and the shared price table), never
@@ -23,6 +23,7 @@ ALLOWED = {
     "identifiers": {"tokenizers"},
     "languages": {"tokenizers", "pricing"},
     "chunking": {"tokenizers"},
+    "inside": {"tokenizers"},
 }
 
 CORE = Path(tokenizer_core.__file__).parent
