@@ -30,7 +30,7 @@ from typing import Any
 
 import regex
 
-from ..tokenizers.encoders import HFTokenizer, TiktokenTokenizer, Tokenizer
+from ..tokenizers.encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, engine_guard
 from ..tokenizers.splintr_engine import SplintrTokenizer
 from .pattern import Alternative, alternatives, cut
 
@@ -337,7 +337,9 @@ class HFBPEMachine(Machine):
         steps = json.loads(norm.__getstate__())
         if steps.get("type") == "Sequence" and not steps.get("normalizers"):
             return None
-        return Normalisation(text, norm.normalize_str(text), _normaliser_words(steps))
+        with engine_guard(self.tokenizer.id):  # a user's file may panic in Rust: a message, not a crash
+            after = norm.normalize_str(text)
+        return Normalisation(text, after, _normaliser_words(steps))
 
     def patterns(self) -> tuple[str, ...]:
         return self._patterns
@@ -361,7 +363,8 @@ class HFBPEMachine(Machine):
                 out.append(Piece(len(out), s, e, text[s:e], marker=True))
                 continue
             stretch = text[s:e]
-            cuts = [(0, len(stretch))] if pre is None else [o for _, o in pre.pre_tokenize_str(stretch)]
+            with engine_guard(self.tokenizer.id):
+                cuts = [(0, len(stretch))] if pre is None else [o for _, o in pre.pre_tokenize_str(stretch)]
             at = 0
             for a, b in cuts:
                 if a > at:  # text the pre-tokenizer dropped (kept so pieces join back)
