@@ -66,12 +66,21 @@ def test_another_tokenizer_says_what_it_cannot_replay(page):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "<|endoftext|>", "<img src=x onerror=alert(1)>", "😀👨\u200d👩\u200d👧 你好 東京", "word " * 6_000],
+    [
+        "",
+        "   ",
+        "<|endoftext|>",
+        "<img src=x onerror=alert(1)>",
+        "😀👨\u200d👩\u200d👧 你好 東京",
+        "word " * 6_000,
+    ],
 )
 def test_bad_input_gets_a_sentence(page, text):
     page.text_area(key="inside_text").input(text).run()
     assert not page.exception
-    words = _text(page) + " ".join(str(i.value) for i in page.info) + " ".join(str(w.value) for w in page.warning)
+    words = (
+        _text(page) + " ".join(str(i.value) for i in page.info) + " ".join(str(w.value) for w in page.warning)
+    )
     if not text.strip():
         assert "Type a few words" in words
     elif len(text) > 20_000:

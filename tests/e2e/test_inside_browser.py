@@ -28,7 +28,9 @@ def test_pieces_and_the_merge_stepper(app_page):
     chips = app_page.main.locator(".tw-in").first.locator(".tw-chip")
     expect(chips).to_have_count(len(walk.pieces))
     # the stepper: Next to the end, then the ids are the tokenizer's
-    piece = next(p for p in walk.pieces if len(machine_for(tok).replay(p.text).steps) >= 3 and len(p.data) >= 4)
+    piece = next(
+        p for p in walk.pieces if len(machine_for(tok).replay(p.text).steps) >= 3 and len(p.data) >= 4
+    )
     replay = machine_for(tok).replay(piece.text)
     nxt = app_page.main.get_by_role("button", name="Next", exact=True)
     for _ in replay.steps:
