@@ -170,9 +170,8 @@ def _fallback(m: Machine, tokenizer: Tokenizer, text: str) -> Fallback:
             "tokens if it has them, else an unknown-token marker."
         )
     if split:
-        sentence += (
-            f" In this text, {len(split)}{'+' if len(split) >= 50 else ''} place(s) needed byte tokens."
-        )
+        n = f"{len(split)}{'+' if len(split) >= 50 else ''}"
+        sentence += f" In this text, {n} {'place' if len(split) == 1 else 'places'} needed byte tokens."
     else:
         sentence += " In this text, every character had a token of its own or inside a bigger one."
     return Fallback(sentence, tuple(split))

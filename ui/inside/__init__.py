@@ -11,7 +11,7 @@ from tokenizer_core.inside.html import CSS, chips, pieces_html, text_html
 from tokenizer_core.inside.surprises import Surprise, all_surprises
 from tokenizer_core.tokenizers import Tokenizer, escape_markdown, markdown_code, visible_whitespace
 
-SAMPLE = "Hello world! It's 3.14159, not 1234567: one strawberry 🍓 in São Paulo, naïve café 東京."
+SAMPLE = "Hello world! It's 3.14159, not 1234567: one strawberry 🍓 in São Paulo, naïve café, Ελλάδα."
 MAX_CHARS = 20_000  # taken apart; more is cut, and the page says so
 DRAWN = 300  # pieces, tokens and table rows drawn at most
 MAX_MERGE_PIECES = 400  # pieces offered in the merge chooser
@@ -82,10 +82,7 @@ def pretokenization(w: Walkthrough) -> None:
         st.caption(
             "The pattern's rules, in order (the number under each piece below says which rule cut it):"
         )
-        rules = pd.DataFrame(
-            {"Rule": [a.index for a in w.alternatives], "What it takes": [a.words for a in w.alternatives]}
-        )
-        st.dataframe(rules, hide_index=True, width="stretch")
+        st.markdown("\n".join(f"{a.index}. {escape_markdown(a.words)}" for a in w.alternatives))
     elif len(w.patterns) > 1:
         st.caption(f"This tokenizer applies {len(w.patterns)} patterns, one after the other.")
     st.caption(
@@ -132,12 +129,17 @@ def _byte_level(w: Walkthrough) -> bool:
 
 
 def _default_piece(tok: Tokenizer, w: Walkthrough) -> int:
-    """The first piece that takes a few merges (a whole-token piece teaches nothing)."""
+    """The first word that takes a few merges (a whole-token piece teaches nothing), else the
+    first piece of any kind that does."""
     m = machine_for(tok)
+    fallback = None
     for p in w.pieces[:MAX_MERGE_PIECES]:
-        if not p.marker and len(p.data) >= 4 and len(m.replay(p.text).steps) >= 3:
+        if p.marker or len(p.data) < 4 or len(m.replay(p.text).steps) < 3:
+            continue
+        if p.text.strip().isalpha():
             return p.index
-    return 0
+        fallback = p.index if fallback is None else fallback
+    return fallback or 0
 
 
 def _shift(delta: int, n: int) -> None:
@@ -221,7 +223,11 @@ def stepper(replay: Replay, label) -> None:
         c4.caption(f"Step {k} of {n}")
         parts = replay.parts_at(k)
         if k == 0:
-            st.write(f"Start: {_plural(len(parts), 'single byte')}.")
+            alphabet = replay.start != tuple(replay.piece)
+            st.write(
+                f"Start: {_plural(len(parts), 'single byte')}"
+                + (", written in the vocabulary's byte alphabet (Ġ is the space)." if alphabet else ".")
+            )
             html(chips(list(parts)))
         else:
             s = replay.steps[k - 1]
@@ -246,7 +252,7 @@ def fallback(w: Walkthrough) -> None:
         rows = pd.DataFrame(
             {
                 "Text": [visible_whitespace(s.text) for s in w.fallback.split],
-                "Byte tokens": [" ".join(s.tokens) for s in w.fallback.split],
+                "Byte tokens": [" | ".join(s.tokens) for s in w.fallback.split],
             }
         )
         st.dataframe(rows, hide_index=True, width="stretch")
