@@ -89,3 +89,24 @@ def test_bad_input_gets_a_sentence(page, text):
     else:
         assert [s.value for s in page.subheader][:6] == STEPS
     assert "<img src=x" not in "".join(str(m.value) for m in page.markdown if "tw-in" in str(m.value))
+
+
+def test_a_model_trained_in_the_playground_is_taken_apart(page):
+    """The playground's default (seed 002: characters with an end-of-word marker) registered as a
+    tokenizer, then taken apart here, its merges stepped to its own ids."""
+    page.switch_page("app_pages/bpe.py").run()
+    page.button(key="bpe_register").click().run()
+    (tok,) = [t for t in page.session_state["session_tokenizers"].values() if t.info.kind == "trained"]
+    page.switch_page("app_pages/inside.py").run()
+    page.text_area(key="inside_text").input("the newest lowest").run()
+    picker = page.selectbox(key="inside_tokenizer")  # a select box's options are the labels it shows
+    picker.select_index(picker.options.index(f"{tok.info.name} (yours)")).run()
+    assert not page.exception
+    words_shown = _text(page)
+    assert "Replayed on every piece of your text" in " ".join(str(s.value) for s in page.success)
+    assert "single characters" in words_shown
+    piece = page.selectbox(key="inside_piece")
+    chosen = piece.format_func(piece.value).split(": ", 1)[1].replace("⋅", " ")
+    for _ in machine_for(tok).replay(chosen).steps:
+        page.button(key="inside_next").click().run()
+    assert f"ids {', '.join(map(str, tok.encode(chosen)))}" in _text(page)

@@ -119,9 +119,23 @@ def explain(alt: str) -> str:
                 "(that space goes with the word)"
             )
         return "any other spaces, tabs or line breaks"
+    spaces = "\\x{20}" in a or "\\U00000020" in a
+    if spaces and a.startswith("[^") and a.endswith("]+"):
+        return "a word: everything up to the next space (punctuation included)"
+    if spaces and a.startswith("[") and a.endswith("]+"):
+        return "a run of spaces, tabs or line breaks"
     if a.startswith("[") and "\\u" not in a and any(ord(c) > 0x2E7F for c in a):
         return "a run of Chinese or Japanese characters"
     return "another rule of this tokenizer (shown as it is written)"
+
+
+_RUST_HEX = regex.compile(r"\\x\{([0-9A-Fa-f]{1,6})\}")
+
+
+def python_pattern(pattern: str) -> str:
+    """A pattern in the Rust syntax tiktoken accepts, for Python's `regex`: ``\\x{20}`` becomes
+    ``\\U00000020`` (Python reads ``\\x`` as exactly two hex digits). Anything else is unchanged."""
+    return _RUST_HEX.sub(lambda m: f"\\U{int(m.group(1), 16):08x}", pattern)
 
 
 def alternatives(pattern: str) -> tuple[Alternative, ...]:
@@ -136,6 +150,7 @@ def cut(pattern: str, text: str) -> list[tuple[int, int, int | None]]:
     number None, so the pieces always join back to the text.
     ``cut(r"\\p{N}{1,3}|\\s+", "12345 6") -> [(0, 3, 1), (3, 5, 1), (5, 6, 2), (6, 7, 1)]``
     """
+    pattern = python_pattern(pattern)
     compiled = regex.compile(pattern)
     parts = [regex.compile(p) for p in split_top_level(pattern)]
     out: list[tuple[int, int, int | None]] = []

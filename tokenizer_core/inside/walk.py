@@ -22,6 +22,7 @@ any other tokenizer (its tokens are shown, its inner steps are not).
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 import weakref
 from collections.abc import Callable, Sequence
@@ -31,6 +32,7 @@ from typing import Any
 import regex
 
 from ..tokenizers.encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, engine_guard
+from ..tokenizers.patterns import PATTERNS
 from ..tokenizers.splintr_engine import SplintrTokenizer
 from .pattern import Alternative, alternatives, cut
 
@@ -495,6 +497,82 @@ class SentencePieceMachine(Machine):
         )
 
 
+class TrainedMachine(Machine):
+    """A model trained in the BPE playground that is not byte-level without a marker (those
+    become tiktoken encodings): characters (or bytes) with an optional end-of-word marker, merges
+    applied in the order they were learned. Read through the tokenizer's own merge encoder (its
+    ``model`` and ``_enc``), so this package needs nothing from the playground's."""
+
+    kind = "trained-bpe"
+    replays = True
+
+    def __init__(self, tokenizer: Tokenizer) -> None:
+        super().__init__(tokenizer)
+        held: Any = tokenizer  # a BPETokenizer of the playground's package, read by its attributes
+        self.model: Any = held.model
+        self.enc: Any = held._enc
+        self.byte_level = bool(self.model.options.byte_level)
+        pre = self.model.options.pretokenizer
+        self.whitespace = pre not in PATTERNS
+        self.pattern = _WORDS_AND_SPACES if self.whitespace else PATTERNS[pre].regex
+
+    def patterns(self) -> tuple[str, ...]:
+        return (self.pattern,)
+
+    def alternatives(self) -> tuple[Alternative, ...]:
+        if self.whitespace:
+            return (
+                Alternative(1, r"\S+", "a word: everything up to the next space (punctuation included)"),
+                Alternative(2, r"\s+", "a run of spaces, tabs or line breaks (kept as it is, never merged)"),
+            )
+        return super().alternatives()
+
+    def pieces(self, text: str) -> list[Piece]:
+        if self.whitespace:  # Python's own idea of a space (str.isspace), as the playground cuts
+            return [
+                Piece(i, m.start(), m.end(), m.group(), 2 if m.group()[0].isspace() else 1)
+                for i, m in enumerate(_WORDS_AND_SPACES_RE.finditer(text))
+            ]
+        return [Piece(i, s, e, text[s:e], rule) for i, (s, e, rule) in enumerate(cut(self.pattern, text))]
+
+    def _label(self, token_id: int) -> str:
+        sym = self.enc.symbol_of(token_id)
+        if sym is None:  # a character never seen in training: one of its bytes
+            return f"<0x{self.enc.id_bytes(token_id)[0]:02X}>"
+        return byte_display(sym) if isinstance(sym, bytes) else str(sym)
+
+    def label(self, token_id: int) -> str:
+        return self._label(token_id)
+
+    def replay(self, piece: str) -> Replay:
+        is_word = not (self.whitespace and piece[:1].isspace())
+        ids = list(self.enc.start_ids(piece, marker=is_word))
+        start = tuple(self._label(i) for i in ids)
+        if not is_word:
+            return Replay(piece, start, (), False, tuple(ids))
+        if len(ids) > MAX_REPLAY_BYTES:
+            final, _ = self.enc.apply(ids)
+            return Replay(piece, start, (), False, tuple(final),
+                          problem=f"this piece has {len(ids):,} parts; merges are shown for pieces of up to "
+                          f"{MAX_REPLAY_BYTES}")  # fmt: skip
+        final, fired = self.enc.apply(list(ids))
+        cur = list(ids)
+        steps: list[AppliedMerge] = []
+        for rank, where in fired:
+            for k, p in enumerate(where):
+                q = p - k  # each merge before this one in the same rule shortened the list by one
+                left, right = cur[q], cur[q + 1]
+                new = next(n for r, n in self.enc.ranks[(left, right)] if r == rank)
+                cur[q : q + 2] = [new]
+                steps.append(AppliedMerge(len(steps) + 1, self._label(left), self._label(right), rank, q,
+                                          tuple(map(self._label, cur))))  # fmt: skip
+        return Replay(piece, start, tuple(steps), False, tuple(final))
+
+
+_WORDS_AND_SPACES = r"\S+|\s+"
+_WORDS_AND_SPACES_RE = re.compile(_WORDS_AND_SPACES)
+
+
 _machines: weakref.WeakKeyDictionary[Tokenizer, Machine] = weakref.WeakKeyDictionary()
 
 
@@ -508,6 +586,8 @@ def machine_for(tokenizer: Tokenizer) -> Machine:
             found = HFBPEMachine(tokenizer)
         elif isinstance(tokenizer, SplintrTokenizer):
             found = SentencePieceMachine(tokenizer)
+        elif tokenizer.info.kind == "trained" and hasattr(tokenizer, "_enc") and hasattr(tokenizer, "model"):
+            found = TrainedMachine(tokenizer)
         else:
             found = Machine(tokenizer)
         _machines[tokenizer] = found

@@ -153,7 +153,8 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
         st.write(f"Not shown for this tokenizer: {m.no_replay_reason()}.")
         return
     st.write(
-        "Inside each piece the tokenizer starts from single bytes and joins neighbours, always the pair "
+        f"Inside each piece the tokenizer starts from single {'bytes' if m.byte_level else 'characters'} "
+        "and joins neighbours, always the pair "
         "it learned earliest (its **rank**: rank 0 was learned first), until no learned pair is left. "
         "These are the real ranks of this tokenizer's vocabulary."
     )
@@ -179,10 +180,10 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
         st.session_state["inside_step_for"] = (tok.id, piece.text)
         st.session_state[STEP] = 0
         st.session_state[PLAYING] = False
-    stepper(replay, m.label)
+    stepper(replay, "single byte" if m.byte_level else "single character")
 
 
-def stepper(replay: Replay, label) -> None:
+def stepper(replay: Replay, unit: str) -> None:
     if replay.problem:
         st.info(f"Merges not shown: {replay.problem}.", icon=":material/info:")
         return
@@ -225,7 +226,7 @@ def stepper(replay: Replay, label) -> None:
         if k == 0:
             alphabet = replay.start != tuple(replay.piece)
             st.write(
-                f"Start: {_plural(len(parts), 'single byte')}"
+                f"Start: {_plural(len(parts), unit)}"
                 + (", written in the vocabulary's byte alphabet (Ġ is the space)." if alphabet else ".")
             )
             html(chips(list(parts)))
