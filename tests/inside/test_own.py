@@ -54,7 +54,9 @@ def own(kind: str) -> tc.Tokenizer:
         pre = pre_tokenizers.Sequence(
             [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=False)]
         )
-        data = _trained_json(models.BPE(), pre=pre, normalizer=normalizers.NFKC(), decoder=decoders.ByteLevel())
+        data = _trained_json(
+            models.BPE(), pre=pre, normalizer=normalizers.NFKC(), decoder=decoders.ByteLevel()
+        )
         return tokenizer_from_hf_json(data, name="my nfkc")
     if kind == "json-wordpiece":
         data = _trained_json(
@@ -69,7 +71,9 @@ def own(kind: str) -> tc.Tokenizer:
         "trained-bytes-o200k": ("bytes", "", "o200k"),
     }[kind]
     words = tc.bpe.count_words(" ".join(CORPUS))
-    model = tc.train_bpe(words, tc.BPEOptions(symbols=symbols, end_marker=marker, merges=60, pretokenizer=pre))
+    model = tc.train_bpe(
+        words, tc.BPEOptions(symbols=symbols, end_marker=marker, merges=60, pretokenizer=pre)
+    )
     return tc.trained_tokenizer(model, name=kind)
 
 
