@@ -209,19 +209,18 @@ def stepper(replay: Replay, unit: str) -> None:
             st.session_state[STEP] = k_now + 1
         k = min(int(st.session_state.get(STEP, 0)), n)
         st.session_state[STEP] = k
-        c1, c2, c3, c4 = st.columns([2, 2, 2, 6], vertical_alignment="bottom")
-        c1.button(
-            "Previous", key="inside_prev", on_click=_shift, args=(-1, n), disabled=k <= 0, width="stretch"
-        )
-        c2.button("Next", key="inside_next", on_click=_shift, args=(1, n), disabled=k >= n, width="stretch")
-        if c3.button("Pause" if st.session_state.get(PLAYING) else "Play", key="inside_play", width="stretch",
-                     disabled=n == 0):  # fmt: skip
+        row = st.container(horizontal=True, vertical_alignment="center")  # one row, on a phone too
+        row.button("Previous", key="inside_prev", on_click=_shift, args=(-1, n), disabled=k <= 0)
+        row.button("Next", key="inside_next", on_click=_shift, args=(1, n), disabled=k >= n)
+        if row.button(
+            "Pause" if st.session_state.get(PLAYING) else "Play", key="inside_play", disabled=n == 0
+        ):
             now = not st.session_state.get(PLAYING)
             st.session_state[PLAYING] = now
             if now and k >= n:
                 st.session_state[STEP] = 0
             st.rerun()
-        c4.caption(f"Step {k} of {n}")
+        row.caption(f"Step {k} of {n}")
         parts = replay.parts_at(k)
         if k == 0:
             alphabet = replay.start != tuple(replay.piece)
