@@ -13,6 +13,7 @@ from ui.saved_work import keep_work
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable
 from ui.workspace.about import about_tokenizers
+from ui.workspace.context_share import context_share_section
 from ui.workspace.costs import COST_TABLE, cost_section
 from ui.workspace.counts import context_window_input, count_notes, counts_table
 from ui.workspace.file import current_workspace, workspace_file_section
@@ -153,6 +154,7 @@ show_unavailable(errors)
 view = first_view("counter")  # a fresh tab: counts first, then the rest (ui/workspace/first_view.py)
 workspace(choices, groups, toks, window)
 about_tokenizers()
+context_share_section(window, toks, st.session_state.get("counter_text", ""))  # the third mistake
 if any(c.id not in BUILTINS and c.model is None for c in choices):
     st.caption("Your own tokenizers have no chat format: they count texts only.")
 end_first_view("counter", view)
