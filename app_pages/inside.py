@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core.tokenizers import DEFAULT_IDS
+from tokenizer_core.tokenizers import DEFAULT_IDS, clean_text
 from ui.inside import MAX_CHARS, SAMPLE, steps, surprise_section
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
@@ -31,6 +31,7 @@ if len(text) > MAX_CHARS:
         icon=":material/content_cut:",
     )
     text = text[:MAX_CHARS]
+text = clean_text(text)  # the same length; a lone surrogate could not be hashed for the caches
 
 toks, errors = get_tokenizers([str(tokenizer_id)] if tokenizer_id else [])
 show_unavailable(errors)

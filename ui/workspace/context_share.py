@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core import Tokenizer
+from tokenizer_core.tokenizers import clean_text
 from tokenizer_core.workspace.context_share import context_share, share_bar_html
 
 MAX_COUNTED = 200_000  # characters counted here; a longer prompt is the counts table's work
@@ -18,6 +19,7 @@ def _prompt_tokens(text: str, tokenizer_id: str, _tok: Tokenizer) -> int:
 def context_share_section(window: int, toks: list[Tokenizer], text: str) -> None:
     """An expander: the window as one bar, with the chunks and the answer it must also hold."""
     with st.expander("One context window, shared", icon=":material/stacked_bar_chart:"):
+        text = clean_text(text)  # a lone surrogate (half an emoji from a link) hashes for the cache
         tok = toks[0] if toks and len(text) <= MAX_COUNTED else None
         prompt = _prompt_tokens(text, tok.id, tok) if tok is not None and text else 0
         st.caption(
