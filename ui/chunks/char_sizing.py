@@ -35,4 +35,6 @@ def char_sizing_section(text: str, tok: Tokenizer, budget: int) -> None:
             more.append(f"The first {SHOWN:,} of {len(sizing.chunks):,} chunks are listed.")
         if sizing.cut_short:
             more.append(f"Only the first {MAX_CHAR_CHUNKS:,} chunks were measured.")
-        st.caption(" ".join([*more, "The page's own chunks (above) are cut in tokens, so none of them goes over."]))
+        st.caption(
+            " ".join([*more, "The page's own chunks (above) are cut in tokens, so none of them goes over."])
+        )
