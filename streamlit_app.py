@@ -30,6 +30,9 @@ def main() -> None:
         ),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
         st.Page(
+            "app_pages/inside.py", title="Inside a tokenizer", icon=":material/biotech:", url_path="inside"
+        ),
+        st.Page(
             "app_pages/languages.py",
             title="Language costs",
             icon=":material/translate:",

@@ -14,6 +14,7 @@ from tokenizer_core.chunking import (
     validate_settings,
 )
 from tokenizer_core.tokenizers import escape_markdown
+from ui.chunks.char_sizing import char_sizing_section
 from ui.chunks.chunking import chunks_of, document_tokens
 from ui.chunks.details import details_section
 from ui.chunks.document import document_view
@@ -104,3 +105,4 @@ stats_section(result, doc_tokens, limit)
 document_view(text, result, limit)
 table_section(result)
 details_section(text, result, tok)
+char_sizing_section(text, tok, size)  # the documents' common mistake, on this document

@@ -14,6 +14,7 @@ from ui.languages.pair_view import pair_section
 from ui.languages.premiums import summary_metrics, table_section
 from ui.languages.saved import languages_extra, languages_restore
 from ui.languages.texts import texts_section
+from ui.languages.why import why_section
 from ui.messages import show_notes
 from ui.saved_work import keep_work
 from ui.state import get_tokenizers, named
@@ -59,6 +60,7 @@ elif toks and base:
     summary_metrics(rows, base_name)
     st.altair_chart(premium_heatmap(rows, base_name=base_name), width="stretch", key="languages_heatmap")
     st.altair_chart(tokens_chart(rows), width="stretch", key="languages_bars")
+    why_section(chosen, toks, base)  # bytes per character, pieces per script, byte fallback
     with st.expander(
         "The full table: tokens, characters, bytes, words and premium per language and tokenizer",
         icon=":material/table:",

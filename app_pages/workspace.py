@@ -12,6 +12,7 @@ from ui.saved_work import keep_work
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable
 from ui.workspace.about import about_tokenizers
+from ui.workspace.context_share import context_share_section
 from ui.workspace.costs import cost_section
 from ui.workspace.counts import context_window_input, count_notes, counts_table
 from ui.workspace.file import current_workspace, workspace_file_section
@@ -53,7 +54,9 @@ def text_views(state: WorkspaceState) -> None:
 def prompt_sections(
     state: WorkspaceState, choices: list[Choice], toks: dict[str, Tokenizer], window: int
 ) -> None:
-    """Versions, the workspace file and the share link, of the prompt as last drawn."""
+    """The window shared with chunks and answer, versions, the workspace file and the share link,
+    of the prompt as last drawn."""
+    context_share_section(window, state)  # the documents' third common mistake
     current = prompt_version(state.mode, state.text, state.messages)
     versions_section(current, choices, toks)
     workspace_file_section(current_workspace(choices, state.mode, state.text, state.messages))

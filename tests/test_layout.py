@@ -11,7 +11,7 @@ import pytest
 import tokenizer_core
 
 BASE = ("tokenizers", "catalog")  # in order: each imports only the ones before it
-FEATURES = ("workspace", "bpe", "identifiers", "languages", "chunking", "jobs")
+FEATURES = ("workspace", "bpe", "identifiers", "languages", "chunking", "jobs", "inside")
 # Built on features: whole sets count each chat row with the workspace's own count_request (the
 # same code path as one request) and start Dask's worker processes with the pool's guard.
 COMPOSITES = ("datasets",)
@@ -30,6 +30,7 @@ ALLOWED = {
     "chunking": {"tokenizers"},
     "jobs": set(),
     "datasets": {"tokenizers", "catalog", "workspace", "jobs"},
+    "inside": {"tokenizers"},
 }
 
 CORE = Path(tokenizer_core.__file__).parent
@@ -306,7 +307,7 @@ def test_a_pages_ui_package_is_imported_only_by_its_page_and_itself():
     graph = _graph()
     pages = {p.stem for p in (REPO / "app_pages").glob("*.py")}
     owned = {p.name for p in (REPO / "ui").iterdir() if (p / "__init__.py").exists() and p.name in pages}
-    assert {"workspace", "bpe", "identifiers", "languages", "chunks"} <= owned
+    assert {"workspace", "bpe", "inside", "identifiers", "languages", "chunks"} <= owned
     strays = []
     for module, edges in graph.items():
         for name in edges:

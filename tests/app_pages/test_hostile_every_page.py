@@ -79,8 +79,11 @@ PICKERS = {  # page -> (widget kind, key) of its tokenizer choice
     "languages": ("multiselect", "languages_tokenizers"),
     "identifiers": ("multiselect", "identifiers_tokenizers"),
     "chunks": ("selectbox", "chunks_tokenizer"),
+    "inside": ("selectbox", "inside_tokenizer"),
 }
-TEXT_BOXES = {"bpe": "bpe_corpus_text", "identifiers": "identifiers_text", "chunks": "chunks_text"}
+TEXT_BOXES = {
+    "bpe": "bpe_corpus_text", "identifiers": "identifiers_text", "chunks": "chunks_text", "inside": "inside_text"
+}  # fmt: skip
 
 
 class _Log(logging.Handler):
@@ -195,7 +198,7 @@ def own_tokenizer(monkeypatch):
     return bad
 
 
-@pytest.mark.parametrize("page", ["counter", "bpe", "languages", "identifiers", "chunks"])
+@pytest.mark.parametrize("page", ["counter", "bpe", "languages", "identifiers", "chunks", "inside"])
 def test_every_page_and_button_with_hostile_input(page, errors_logged, own_tokenizer):
     import streamlit as st
 

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.e2e
 PAGES = [
     ("", "Prompt workspace"),
     ("bpe", "BPE playground"),
+    ("inside", "Inside a tokenizer"),
     ("languages", "Language costs"),
     ("identifiers", "Code identifiers"),
     ("chunks", "Chunk previewer"),

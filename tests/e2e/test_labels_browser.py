@@ -101,6 +101,7 @@ SCENES = {
     "workspace-chat": ("", [chat_mode]),
     "workspace-versions": ("", [two_versions]),
     "bpe": ("bpe", []),
+    "inside": ("inside", []),
     "languages": ("languages", []),
     "identifiers": ("identifiers", []),
     "identifiers-styles": ("identifiers", [open_tab("Naming styles")]),

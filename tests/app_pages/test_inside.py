@@ -1,0 +1,112 @@
+"""The "Inside a tokenizer" page in AppTest: the six steps, the merge stepper, the surprises,
+and a sentence (never a traceback) for bad input."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ENTRY, builtin
+from tokenizer_core.inside import machine_for
+
+STEPS = [
+    "1. Normalisation", "2. Pre-tokenization: cut into pieces", "3. Bytes", "4. Merges",
+    "5. Fallback: characters the vocabulary lacks", "6. Ids and back",
+]  # fmt: skip
+
+
+@pytest.fixture
+def page():
+    import streamlit as st
+
+    st.cache_data.clear()
+    at = AppTest.from_file(ENTRY, default_timeout=180)
+    at.run()
+    at.switch_page("app_pages/inside.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _text(at) -> str:
+    return "\n".join(str(m.value) for m in at.markdown)
+
+
+def test_the_page_shows_every_step_and_the_surprises(page):
+    heads = [s.value for s in page.subheader]
+    assert heads[:6] == STEPS
+    assert {"Case and a leading space", "Numbers", "Letters inside a token", "Whitespace and formatting",
+            "Words vs tokens"} <= set(heads)  # fmt: skip
+    words = _text(page)
+    assert "regular expression, which is a short code" in words  # "regex" explained where it appears
+    assert "Ġ" in words and "tokenizer_core" not in words
+
+
+def test_the_merge_stepper_walks_to_the_tokenizers_ids(page):
+    tok = builtin("o200k_base")
+    piece = page.selectbox(key="inside_piece")
+    chosen = piece.format_func(piece.value).split(": ", 1)[1].replace("⋅", " ")
+    replay = machine_for(tok).replay(chosen)
+    n = len(replay.steps)
+    assert n >= 3 and page.session_state["inside_step"] == 0
+    for k in range(1, n + 1):
+        page.button(key="inside_next").click().run()
+        assert page.session_state["inside_step"] == k
+    assert f"ids {', '.join(map(str, tok.encode(chosen)))}" in _text(page)
+    assert page.button(key="inside_next").disabled
+    page.button(key="inside_prev").click().run()
+    assert page.session_state["inside_step"] == n - 1
+
+
+def test_another_tokenizer_says_what_it_cannot_replay(page):
+    page.selectbox(key="inside_tokenizer").set_value("mistral_sp_v1").run()
+    assert not page.exception
+    words = _text(page)
+    assert "SentencePiece" in words and "\u2581" in words
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "<|endoftext|>",
+        "<img src=x onerror=alert(1)>",
+        "😀👨\u200d👩\u200d👧 你好 東京",
+        "word " * 6_000,
+    ],
+)
+def test_bad_input_gets_a_sentence(page, text):
+    page.text_area(key="inside_text").input(text).run()
+    assert not page.exception
+    words = (
+        _text(page) + " ".join(str(i.value) for i in page.info) + " ".join(str(w.value) for w in page.warning)
+    )
+    if not text.strip():
+        assert "Type a few words" in words
+    elif len(text) > 20_000:
+        assert "the first 20,000 are taken apart" in words
+        assert sum(len(str(m.value)) for m in page.markdown) < 1_500_000
+    else:
+        assert [s.value for s in page.subheader][:6] == STEPS
+    assert "<img src=x" not in "".join(str(m.value) for m in page.markdown if "tw-in" in str(m.value))
+
+
+def test_a_model_trained_in_the_playground_is_taken_apart(page):
+    """The playground's default (seed 002: characters with an end-of-word marker) registered as a
+    tokenizer, then taken apart here, its merges stepped to its own ids."""
+    page.switch_page("app_pages/bpe.py").run()
+    page.button(key="bpe_register").click().run()
+    (tok,) = [t for t in page.session_state["session_tokenizers"].values() if t.info.kind == "trained"]
+    page.switch_page("app_pages/inside.py").run()
+    page.text_area(key="inside_text").input("the newest lowest").run()
+    picker = page.selectbox(key="inside_tokenizer")  # a select box's options are the labels it shows
+    picker.select_index(picker.options.index(f"{tok.info.name} (yours)")).run()
+    assert not page.exception
+    words_shown = _text(page)
+    assert "Replayed on every piece of your text" in " ".join(str(s.value) for s in page.success)
+    assert "single characters" in words_shown
+    piece = page.selectbox(key="inside_piece")
+    chosen = piece.format_func(piece.value).split(": ", 1)[1].replace("⋅", " ")
+    for _ in machine_for(tok).replay(chosen).steps:
+        page.button(key="inside_next").click().run()
+    assert f"ids {', '.join(map(str, tok.encode(chosen)))}" in _text(page)

@@ -1,0 +1,29 @@
+"""Inside a tokenizer: every step from a text to its ids and back, for the real tokenizers, and
+the surprises those steps explain ("Why did it count that?").
+
+Pure: no Streamlit. The steps are records a page draws (:mod:`.walk`, :mod:`.steps`); the
+coloured HTML is built and escaped here (:mod:`.html`).
+"""
+
+from .pattern import Alternative, alternatives, cut, explain, split_top_level
+from .steps import STEP_TITLES, Fallback, RoundTrip, SplitChar, TokenRow, Walkthrough, inspect_text
+from .walk import (
+    MAX_REPLAY_BYTES,
+    AppliedMerge,
+    Machine,
+    Normalisation,
+    Piece,
+    Replay,
+    byte_display,
+    byte_to_unicode,
+    machine_for,
+    merge_steps,
+    replayed_ids,
+)
+
+__all__ = [
+    "Alternative", "alternatives", "cut", "explain", "split_top_level",
+    "STEP_TITLES", "Fallback", "RoundTrip", "SplitChar", "TokenRow", "Walkthrough", "inspect_text",
+    "MAX_REPLAY_BYTES", "Machine", "AppliedMerge", "Normalisation", "Piece", "Replay", "byte_display",
+    "byte_to_unicode", "machine_for", "merge_steps", "replayed_ids",
+]  # fmt: skip
