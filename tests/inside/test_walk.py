@@ -86,7 +86,7 @@ def test_a_step_shows_the_pair_its_real_rank_and_the_parts_left():
     for step in replay.steps:
         left, right = parts[step.position], parts[step.position + 1]
         assert (left, right) == (step.left, step.right)
-        from tokenizer_core.inside.walk import display_bytes
+        from tokenizer_core.inside.byte_alphabet import display_bytes
 
         merged = display_bytes(left + right)
         assert merged is not None and ranks[merged] == step.rank

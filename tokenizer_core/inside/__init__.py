@@ -5,6 +5,7 @@ Pure: no Streamlit. The steps are records a page draws (:mod:`.walk`, :mod:`.ste
 coloured HTML is built and escaped here (:mod:`.html`).
 """
 
+from .byte_alphabet import byte_display, byte_to_unicode
 from .pattern import Alternative, alternatives, cut, explain, split_top_level
 from .steps import STEP_TITLES, Fallback, RoundTrip, SplitChar, TokenRow, Walkthrough, inspect_text
 from .walk import (
@@ -12,10 +13,8 @@ from .walk import (
     AppliedMerge,
     Machine,
     Normalisation,
-    Piece,
+    PreTokenPiece,
     Replay,
-    byte_display,
-    byte_to_unicode,
     machine_for,
     merge_steps,
     replayed_ids,
@@ -24,6 +23,6 @@ from .walk import (
 __all__ = [
     "Alternative", "alternatives", "cut", "explain", "split_top_level",
     "STEP_TITLES", "Fallback", "RoundTrip", "SplitChar", "TokenRow", "Walkthrough", "inspect_text",
-    "MAX_REPLAY_BYTES", "Machine", "AppliedMerge", "Normalisation", "Piece", "Replay", "byte_display",
+    "MAX_REPLAY_BYTES", "Machine", "AppliedMerge", "Normalisation", "PreTokenPiece", "Replay", "byte_display",
     "byte_to_unicode", "machine_for", "merge_steps", "replayed_ids",
 ]  # fmt: skip

@@ -14,7 +14,7 @@ import html
 from collections.abc import Sequence
 
 from ..tokenizers.render import visible_whitespace
-from .walk import Piece
+from .walk import PreTokenPiece
 
 CSS = (
     "<style>.tw-in{line-height:2.1;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;"
@@ -59,7 +59,7 @@ def chips(labels: Sequence[str], *, limit: int = 400, on: int | None = None, sub
 
 
 def pieces_html(
-    pieces: Sequence[Piece], *, limit: int = 400, by_rule: bool = True, on: int | None = None
+    pieces: Sequence[PreTokenPiece], *, limit: int = 400, by_rule: bool = True, on: int | None = None
 ) -> str:
     """The pieces of a text as chips coloured by the alternative of the pattern that cut them
     (its number under each), or one colour per piece."""

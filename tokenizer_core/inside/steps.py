@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer, clean_text
 from .pattern import Alternative
-from .walk import Machine, Normalisation, Piece, machine_for
+from .walk import Machine, Normalisation, PreTokenPiece, machine_for
 
 # Token rows kept in the record (the page draws fewer); all ids are kept.
 MAX_TOKEN_ROWS = 2_000
@@ -83,7 +83,7 @@ class Walkthrough:
     normalised: str
     patterns: tuple[str, ...]
     alternatives: tuple[Alternative, ...]
-    pieces: tuple[Piece, ...]
+    pieces: tuple[PreTokenPiece, ...]
     replay_same: bool | None
     replay_note: str
     ids: tuple[int, ...]

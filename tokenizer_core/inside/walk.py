@@ -35,45 +35,13 @@ from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer, engine_guard
 from ..tokenizers.hf_engine import HFTokenizer
 from ..tokenizers.patterns import PATTERNS
 from ..tokenizers.splintr_engine import SplintrTokenizer
+from .byte_alphabet import byte_display
 from .pattern import Alternative, alternatives, cut
 
 # A piece longer than this many bytes is not replayed merge by merge (the replay is quadratic in
 # its length); the page says so. Real pieces are words: a few bytes.
 MAX_REPLAY_BYTES = 256
 SPACE_MARK = "\u2581"  # SentencePiece's visible space: ▁
-
-
-def byte_to_unicode() -> dict[int, str]:
-    """GPT-2's printable stand-in for each of the 256 bytes: printable ASCII and Latin-1 keep
-    their own character, the others (space, control bytes) move to U+0100 and up.
-
-    ``byte_to_unicode()[ord(" ")] -> "Ġ"``, ``byte_to_unicode()[ord("\\n")] -> "Ċ"``
-    """
-    keep = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    out = {b: chr(b) for b in keep}
-    n = 0
-    for b in range(256):
-        if b not in out:
-            out[b] = chr(256 + n)
-            n += 1
-    return out
-
-
-_B2U = byte_to_unicode()
-_U2B = {c: b for b, c in _B2U.items()}
-
-
-def byte_display(data: bytes) -> str:
-    """Bytes in GPT-2's byte-to-unicode alphabet: ``byte_display(b" hi") -> "Ġhi"``."""
-    return "".join(_B2U[b] for b in data)
-
-
-def display_bytes(label: str) -> bytes | None:
-    """The bytes a byte-level label stands for, or None when it is not one: ``"Ġhi" -> b" hi"``."""
-    try:
-        return bytes(_U2B[c] for c in label)
-    except KeyError:
-        return None
 
 
 # ------------------------------------------------------------------------------------- records
@@ -93,7 +61,7 @@ class Normalisation:
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class PreTokenPiece:
     """One pre-tokenization piece: characters [start, end) of the normalised text.
 
     `rule` is the number of the pattern's alternative that cut it (None when unknown);
@@ -214,9 +182,9 @@ class Machine:
         pats = self.patterns()
         return alternatives(pats[-1]) if len(pats) == 1 else ()
 
-    def pieces(self, text: str) -> list[Piece]:
+    def pieces(self, text: str) -> list[PreTokenPiece]:
         """The pieces the normalised `text` is cut into; they join back to it."""
-        return [Piece(0, 0, len(text), text)] if text else []
+        return [PreTokenPiece(0, 0, len(text), text)] if text else []
 
     def replay(self, piece: str) -> Replay:
         """`piece` (from :meth:`pieces`) encoded merge by merge."""
@@ -259,8 +227,10 @@ class TiktokenMachine(Machine):
     def patterns(self) -> tuple[str, ...]:
         return (self.pattern,)
 
-    def pieces(self, text: str) -> list[Piece]:
-        return [Piece(i, s, e, text[s:e], rule) for i, (s, e, rule) in enumerate(cut(self.pattern, text))]
+    def pieces(self, text: str) -> list[PreTokenPiece]:
+        return [
+            PreTokenPiece(i, s, e, text[s:e], rule) for i, (s, e, rule) in enumerate(cut(self.pattern, text))
+        ]
 
     def replay(self, piece: str) -> Replay:
         data = piece.encode("utf-8")
@@ -347,8 +317,8 @@ class HFBPEMachine(Machine):
     def patterns(self) -> tuple[str, ...]:
         return self._patterns
 
-    def pieces(self, text: str) -> list[Piece]:
-        out: list[Piece] = []
+    def pieces(self, text: str) -> list[PreTokenPiece]:
+        out: list[PreTokenPiece] = []
         spans: list[tuple[int, int, bool]] = []
         pos = 0
         if self._marker_re is not None:
@@ -363,7 +333,7 @@ class HFBPEMachine(Machine):
             if s == e:
                 continue
             if marker:
-                out.append(Piece(len(out), s, e, text[s:e], marker=True))
+                out.append(PreTokenPiece(len(out), s, e, text[s:e], marker=True))
                 continue
             stretch = text[s:e]
             with engine_guard(self.tokenizer.id):
@@ -371,11 +341,13 @@ class HFBPEMachine(Machine):
             at = 0
             for a, b in cuts:
                 if a > at:  # text the pre-tokenizer dropped (kept so pieces join back)
-                    out.append(Piece(len(out), s + at, s + a, stretch[at:a]))
-                out.append(Piece(len(out), s + a, s + b, stretch[a:b], _rule_of(single, stretch, a, b)))
+                    out.append(PreTokenPiece(len(out), s + at, s + a, stretch[at:a]))
+                out.append(
+                    PreTokenPiece(len(out), s + a, s + b, stretch[a:b], _rule_of(single, stretch, a, b))
+                )
                 at = b
             if at < len(stretch):
-                out.append(Piece(len(out), s + at, e, stretch[at:]))
+                out.append(PreTokenPiece(len(out), s + at, e, stretch[at:]))
         return out
 
     def no_replay_reason(self) -> str:
@@ -528,13 +500,15 @@ class TrainedMachine(Machine):
             )
         return super().alternatives()
 
-    def pieces(self, text: str) -> list[Piece]:
+    def pieces(self, text: str) -> list[PreTokenPiece]:
         if self.whitespace:  # Python's own idea of a space (str.isspace), as the playground cuts
             return [
-                Piece(i, m.start(), m.end(), m.group(), 2 if m.group()[0].isspace() else 1)
+                PreTokenPiece(i, m.start(), m.end(), m.group(), 2 if m.group()[0].isspace() else 1)
                 for i, m in enumerate(_WORDS_AND_SPACES_RE.finditer(text))
             ]
-        return [Piece(i, s, e, text[s:e], rule) for i, (s, e, rule) in enumerate(cut(self.pattern, text))]
+        return [
+            PreTokenPiece(i, s, e, text[s:e], rule) for i, (s, e, rule) in enumerate(cut(self.pattern, text))
+        ]
 
     def _label(self, token_id: int) -> str:
         sym = self.enc.symbol_of(token_id)
@@ -595,7 +569,7 @@ def machine_for(tokenizer: Tokenizer) -> Machine:
     return found
 
 
-def replayed_ids(machine: Machine, pieces: Sequence[Piece]) -> list[int]:
+def replayed_ids(machine: Machine, pieces: Sequence[PreTokenPiece]) -> list[int]:
     """The ids of all pieces by the replay, joined: for a replaying machine, the tokenizer's ids."""
     out: list[int] = []
     for p in pieces:
