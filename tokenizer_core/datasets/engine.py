@@ -86,7 +86,11 @@ class DaskEngine:
                     break
                 if cancel is not None and cancel.is_set():
                     raise DatasetCancelled("The count was cancelled.")
-                finished, _ = wait(list(pending), timeout=self.poll, return_when="FIRST_COMPLETED")
+                try:  # wait() asks for the default client (this one is not) and raises at the timeout
+                    with self.client.as_current():
+                        finished, _ = wait(list(pending), timeout=self.poll, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    continue
                 for fut in finished:
                     pending.discard(fut)
                     yield fut.result()
