@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, AppPage, streamlit_server  # noqa: E402
 
-PAGES = ["", "bpe", "languages", "identifiers", "chunks"]
+PAGES = ["", "datasets", "bpe", "languages", "identifiers", "chunks"]
 WIDTHS = [400, 1400]
 MAX_HEIGHT = 12_000  # px; a longer page is cut here
 

@@ -9,7 +9,7 @@ from tests.e2e.conftest import AppPage, streamlit_server
 
 pytestmark = pytest.mark.e2e
 
-TITLES = ["Prompt workspace", "BPE playground", "Language costs", "Code identifiers", "Chunk previewer"]
+TITLES = ["Prompt workspace", "Datasets", "BPE playground", "Language costs", "Code identifiers", "Chunk previewer"]
 
 
 def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
@@ -34,6 +34,7 @@ def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
     "path, heading",
     [
         ("", "Prompt workspace"),
+        ("datasets", "Datasets"),
         ("languages", "Language costs"),
         ("identifiers", "Code identifiers"),
         ("chunks", "Chunk previewer"),

@@ -14,6 +14,7 @@ from tokenizer_core.pricing.rates import money_text
 from tokenizer_core.tokenizers import escape_markdown
 
 from .options import chosen_epochs
+from .source import shown_text
 
 SHOWN = 50  # rows of a list drawn on the page (the downloads have every row)
 
@@ -50,10 +51,10 @@ def summary_table(result: DatasetResult) -> None:
 def _refs_frame(refs: tuple[RowRef, ...], *, files: bool = False) -> pd.DataFrame:
     shown = refs[:SHOWN]
     if files:
-        return pd.DataFrame({"File": [r.id for r in shown], "Tokens": [r.tokens for r in shown]})
+        return pd.DataFrame({"File": [shown_text(r.id) for r in shown], "Tokens": [r.tokens for r in shown]})
     return pd.DataFrame(
         {
-            "Row": [r.id for r in shown],
+            "Row": [shown_text(r.id) for r in shown],
             "Line": [r.line or None for r in shown],
             "Tokens": [r.tokens for r in shown],
         }
@@ -104,7 +105,7 @@ def _repository(result: DatasetResult, m: ModelSummary) -> None:
     c2.markdown("**Top folders**")
     folders = [f for f in repo.folders if f.path][:SHOWN]
     c2.dataframe(
-        pd.DataFrame({"Folder": [f.path + "/" for f in folders], "Tokens": [f.tokens for f in folders],
+        pd.DataFrame({"Folder": [shown_text(f.path) + "/" for f in folders], "Tokens": [f.tokens for f in folders],
                       "Files": [f.files for f in folders]}), hide_index=True, width="stretch",
     )  # fmt: skip
 
@@ -114,7 +115,7 @@ def _skipped(result: DatasetResult) -> None:
         return
     with st.expander(f"{len(result.skipped):,} files skipped, and why", icon=":material/filter_alt_off:"):
         shown = result.skipped[: SHOWN * 4]
-        st.dataframe(pd.DataFrame({"File": [s.path for s in shown], "Why": [s.reason for s in shown]}),
+        st.dataframe(pd.DataFrame({"File": [shown_text(s.path) for s in shown], "Why": [s.reason for s in shown]}),
                      hide_index=True, width="stretch")  # fmt: skip
         if len(result.skipped) > len(shown):
             st.caption(f"The first {len(shown):,} of {len(result.skipped):,}.")
@@ -149,7 +150,9 @@ def model_details(result: DatasetResult) -> None:
 def errors_section(result: DatasetResult) -> None:
     if result.error_count:
         with st.expander(f"{result.error_count:,} rows could not be counted", icon=":material/error:"):
-            st.markdown("\n".join(f"- {escape_markdown(e.text())}" for e in result.errors[:SHOWN]))
+            st.markdown(
+                "\n".join(f"- {escape_markdown(shown_text(e.text()))}" for e in result.errors[:SHOWN])
+            )
             if result.error_count > min(len(result.errors), SHOWN):
                 st.caption(f"The first {min(len(result.errors), SHOWN):,} of {result.error_count:,}.")
 

@@ -170,18 +170,26 @@ def detected(loaded: Loaded, shape: str | None) -> Detected | str:
     return got
 
 
+def shown_text(text: str) -> str:
+    """Text a JSON string may hold, made showable: ``shown_text("a\\ud83d") -> "a?"`` (a lone
+    surrogate cannot be sent to the browser)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _sample_view(d: Detected) -> None:
     if not d.sample:
         return
     if d.shape in ("csv", "tsv", "parquet"):
-        st.dataframe(pd.DataFrame(list(d.sample)).astype(str), hide_index=True, height=160)
+        st.dataframe(pd.DataFrame(list(d.sample)).astype(str).map(shown_text), hide_index=True, height=160)
     elif d.shape == "repository":
         st.caption("First files: " + ", ".join(f"`{escape_markdown(s['path'])}`" for s in d.sample))
     elif d.shape == "list":
-        st.code(d.sample[0].get("text", "")[:2000], language=None, wrap_lines=True)
+        st.code(shown_text(str(d.sample[0].get("text", "")))[:2000], language=None, wrap_lines=True)
     else:
         st.code(
-            json.dumps(d.sample[0], ensure_ascii=False, indent=1)[:4000], language="json", wrap_lines=True
+            shown_text(json.dumps(d.sample[0], ensure_ascii=False, indent=1)[:4000]),
+            language="json",
+            wrap_lines=True,
         )
 
 
@@ -245,5 +253,7 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
     with st.expander("A sample of the set", icon=":material/visibility:", expanded=False):
         _sample_view(d)
     if d.problems:
-        st.warning("\n".join(f"- {escape_markdown(p)}" for p in d.problems), icon=":material/warning:")
+        st.warning(
+            "\n".join(f"- {escape_markdown(shown_text(p))}" for p in d.problems), icon=":material/warning:"
+        )
     return d, options
