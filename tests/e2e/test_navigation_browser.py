@@ -9,7 +9,14 @@ from tests.e2e.conftest import AppPage, streamlit_server
 
 pytestmark = pytest.mark.e2e
 
-TITLES = ["Prompt workspace", "Datasets", "BPE playground", "Language costs", "Code identifiers", "Chunk previewer"]
+TITLES = [
+    "Prompt workspace",
+    "Datasets",
+    "BPE playground",
+    "Language costs",
+    "Code identifiers",
+    "Chunk previewer",
+]
 
 
 def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
