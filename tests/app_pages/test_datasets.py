@@ -108,7 +108,7 @@ def test_a_budget_lists_the_rows_over_it_with_their_ids(page):
     ok(page.number_input(key="datasets_budget").set_value(60).run())
     count(page)
     m = count_dataset(data, MODELS, name="batch.jsonl", engine="local", budget=60).model("gpt-4o")
-    assert m.over > 0 and summary(page)["GPT-4o"]["Over budget"] == m.over
+    assert m.over > 0 and summary(page)["GPT-4o"]["Over the limit"] == m.over
     over = [d.value for d in page.dataframe if "Row" in d.value.columns][0]  # the first: rows over the limit
     ids = set(over["Row"])
     assert ids == {r.id for r in m.over_rows}

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.datasets import SHAPES, DatasetResult, ModelSummary, RowRef
-from tokenizer_core.datasets.charts import histogram_chart, icicle_chart
+from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, icicle_chart
 from tokenizer_core.pricing.rates import money_text
 from tokenizer_core.tokenizers import escape_markdown
 
@@ -30,14 +30,22 @@ def summary_table(result: DatasetResult) -> None:
         rows.append({
             "Model": m.name, "Rows": m.rows, "Total tokens": m.total, "Min": m.min, "Median": m.median,
             "p90": m.p90, "p99": m.p99, "Max": m.max, "Window": m.window, "Budget": m.budget,
-            f"Over {'budget' if m.budget and (not m.window or m.budget < m.window) else 'window'}": m.over,
-            "Output tokens": m.output_tokens,
+            "Over the limit": m.over, "Output tokens": m.output_tokens,
             "Cost (standard)": _money(std.total_usd if std else None),
             "Cost (batch)": _money(bat.total_usd if bat else None),
             "Minutes at your TPM": None if m.minutes is None else round(m.minutes, 1),
         })  # fmt: skip
     frame = pd.DataFrame(rows)
-    st.dataframe(frame, hide_index=True, width="stretch", key="datasets_summary")
+    for empty in ("Budget", "Minutes at your TPM"):
+        if frame[empty].isna().all():
+            frame = frame.drop(columns=empty)
+    number = st.column_config.NumberColumn
+    config = {c: number(format="localized") for c in ("Rows", "Total tokens", "Min", "Max", "Window", "Budget",
+                                                       "Over the limit", "Output tokens")}  # fmt: skip
+    config["Over the limit"] = number(
+        format="localized", help="Rows over the window, or the budget when smaller"
+    )
+    st.dataframe(frame, hide_index=True, width="stretch", key="datasets_summary", column_config=config)
     counted = {m.counted_as for m in result.models}
     st.caption(
         "Counted as " + "; ".join(sorted(counted)) + ". Median and percentiles are of the tokens per row; the "
@@ -59,6 +67,18 @@ def _refs_frame(refs: tuple[RowRef, ...], *, files: bool = False) -> pd.DataFram
             "Tokens": [r.tokens for r in shown],
         }
     )
+
+
+def _histogram(m: ModelSummary) -> None:
+    """The model's rows by tokens. The chart is one panel of the per-model facet, drawn on its own:
+    a facet takes no container width, a single panel does (it then fits a phone's screen too)."""
+    facet = histogram_chart([m])
+    panel = facet.spec.copy()
+    panel.data = facet.data
+    panel = panel.properties(width="container", height=180, title=f"{m.name}: rows by tokens")
+    st.altair_chart(panel, width="stretch", height=240, key="datasets_histogram")
+    if histogram_frame([m])["limit"].notna().any():
+        st.caption("The red dashed line is the limit (the window, or the budget when smaller).")
 
 
 def _fine_tuning(m: ModelSummary) -> None:
@@ -128,6 +148,8 @@ def model_details(result: DatasetResult) -> None:
     mid = st.selectbox("Details for", list(names), format_func=names.get, key="datasets_detail",
                        persist_state="session")  # fmt: skip
     m = result.model(mid if mid in names else next(iter(names)))
+    if m.histogram:
+        _histogram(m)
     if result.shape == "repository":
         _repository(result, m)
     _fine_tuning(m)
@@ -182,8 +204,6 @@ def results_section(result: DatasetResult, seconds: float | None) -> None:
         return
     summary_table(result)
     errors_section(result)
-    if any(m.histogram for m in result.models):
-        st.altair_chart(histogram_chart(result.models), width="stretch", key="datasets_histogram")
     model_details(result)
     _skipped(result)
     downloads(result)
