@@ -258,3 +258,14 @@ def test_a_line_over_the_limit_is_an_error_and_is_never_held_whole(monkeypatch):
     r = count_dataset(data, ["o200k_base"], name="t.jsonl", engine="local", chunk_bytes=64)
     assert r.ids == ("line 1", "line 3") and r.errors[0].line == 2
     assert r.errors[0].problem.startswith("the line is over")
+
+
+def test_remembered_counts_are_the_tokenizers_own():
+    from tokenizer_core.datasets.count import RememberedCounts
+
+    tok = builtin("llama3")
+    mem = RememberedCounts(tok)
+    texts = ["system", "You answer in one sentence.", "x" * 5_000, "system", ""]
+    assert [mem.count(t) for t in texts] == [tok.count(t) for t in texts]
+    assert mem.count_many(texts) == tok.count_many(texts)
+    assert mem.special_tokens == tok.special_tokens and mem.info is tok.info

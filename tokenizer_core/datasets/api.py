@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..pricing.rates import Rates
-from .archive import plan_archive
+from .archive import archive_kind, plan_archive
 from .count import Counted, CountKey, count_task
 from .detect import Detected, Source, check_size, detect
 from .engine import Cancel, Engine, engine_for
@@ -121,6 +121,8 @@ def count_dataset(
     """
     name = _name_of(source, name)
     size = check_size(name, source)
+    if detected is None and shape in (None, "repository") and archive_kind(name):
+        detected = Detected(name, "repository", size)  # planned once, below
     det = detected or detect(name, source, shape=shape)
     targets, not_counted = resolve_targets(models)
     chat = det.shape in CHAT_SHAPES

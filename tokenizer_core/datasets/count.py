@@ -16,8 +16,9 @@ chat format are counted once (:class:`CountKey`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
@@ -73,6 +74,54 @@ def tokenizer(tokenizer_id: str) -> Tokenizer:
     return load_builtin(tokenizer_id)
 
 
+MEMO_CHARS = 4_096  # texts up to this long have their counts remembered
+MEMO_ENTRIES = 20_000
+
+
+class RememberedCounts:
+    """A tokenizer that remembers the counts of short texts: the role names, the template's
+    pieces and a system message that a Batch or fine-tuning file repeats on every row are
+    counted once per worker instead of once per row. Counts are the tokenizer's own (a count
+    depends on the text alone); everything else is the tokenizer's.
+
+    ``RememberedCounts(t).count("system") == t.count("system")``
+    """
+
+    def __init__(self, tok: Tokenizer) -> None:
+        self._tok = tok
+        self._memo: dict[tuple[str, bool], int] = {}
+        self._specials: Mapping[str, int] | None = None
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        if len(text) > MEMO_CHARS:
+            return self._tok.count(text, allow_special=allow_special)
+        key = (text, allow_special)
+        n = self._memo.get(key)
+        if n is None:
+            if len(self._memo) >= MEMO_ENTRIES:
+                self._memo.clear()
+            n = self._memo[key] = self._tok.count(text, allow_special=allow_special)
+        return n
+
+    def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
+        return [self.count(t, allow_special=allow_special) for t in texts]
+
+    @property
+    def special_tokens(self) -> Mapping[str, int]:
+        if self._specials is None:
+            self._specials = self._tok.special_tokens
+        return self._specials
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tok, name)
+
+
+@functools.cache
+def remembering(tokenizer_id: str) -> Tokenizer:
+    """The process's tokenizer for chat rows, as a RememberedCounts (one per tokenizer)."""
+    return cast(Tokenizer, RememberedCounts(tokenizer(tokenizer_id)))
+
+
 def _chat_as_text(row: Row) -> str:
     return "\n".join(m.content for m in row.messages)
 
@@ -108,10 +157,11 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
         elif chat_idx and key.chat_format is not None:
             trained = np.zeros(n, np.int64) if fine_tuning else None
             w0 = 0
+            chat_tok = remembering(key.tokenizer_id)
             for i in chat_idx:
                 row = rows[i]
                 try:
-                    rc = count_request(row.messages, tok, key.chat_format, tools=row.tools)
+                    rc = count_request(row.messages, chat_tok, key.chat_format, tools=row.tools)
                 except (ChatRenderError, KeyError, ValueError, TypeError) as exc:
                     out.error_count += 1
                     if len(out.errors) < MAX_ERRORS_LISTED:
@@ -153,4 +203,4 @@ def count_task(task: Task, keys: Sequence[CountKey]) -> Counted:
     return out
 
 
-__all__ = ["CountKey", "Counted", "count_rows", "count_task", "tokenizer"]
+__all__ = ["CountKey", "Counted", "RememberedCounts", "count_rows", "count_task", "remembering", "tokenizer"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
@@ -61,7 +62,7 @@ class InProcess:
 class DaskEngine:
     """Tasks as futures on a `distributed` Client, at most `in_flight` at a time."""
 
-    def __init__(self, client: Any, *, in_flight: int | None = None, poll: float = 0.2) -> None:
+    def __init__(self, client: Any, *, in_flight: int | None = None, poll: float = 0.01) -> None:
         self.client = client
         workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
         self.in_flight = in_flight or 2 * workers + 2
@@ -70,8 +71,9 @@ class DaskEngine:
 
     def map(self, fn: Callable[[Task, Any], R], tasks: Iterator[Task], arg: Any, *,
             cancel: Cancel | None = None) -> Iterator[R]:  # fmt: skip
-        from distributed import wait
+        from distributed import as_completed
 
+        done = as_completed(loop=self.client.loop)
         pending: set[Any] = set()
         done_reading = False
         try:
@@ -81,16 +83,16 @@ class DaskEngine:
                     if task is None:
                         done_reading = True
                     else:
-                        pending.add(self.client.submit(fn, task, arg, pure=False))
+                        fut = self.client.submit(fn, task, arg, pure=False)
+                        pending.add(fut)
+                        done.add(fut)
                 if not pending:
                     break
                 if cancel is not None and cancel.is_set():
                     raise DatasetCancelled("The count was cancelled.")
-                try:  # wait() asks for the default client (this one is not) and raises at the timeout
-                    with self.client.as_current():
-                        finished, _ = wait(list(pending), timeout=self.poll, return_when="FIRST_COMPLETED")
-                except TimeoutError:
-                    continue
+                finished = done.next_batch(block=False)
+                if not finished:
+                    time.sleep(self.poll)
                 for fut in finished:
                     pending.discard(fut)
                     yield fut.result()
