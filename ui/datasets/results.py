@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.datasets import SHAPES, DatasetResult, ModelSummary, RowRef
-from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, icicle_chart
+from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, icicle_chart, icicle_nodes
 from tokenizer_core.pricing.rates import money_text
 from tokenizer_core.tokenizers import escape_markdown
 
@@ -105,9 +105,11 @@ def _repository(result: DatasetResult, m: ModelSummary) -> None:
     repo = m.repository
     if repo is None:
         return
-    st.altair_chart(
-        icicle_chart(list(result.ids), result.per_model[m.id].tolist()), width="stretch", key="datasets_icicle"
-    )  # fmt: skip
+    paths, tokens = list(result.ids), result.per_model[m.id].tolist()
+    depths = len({n.depth for n in icicle_nodes(paths, tokens)}) or 1
+    # an explicit height: a chart at the container's width is otherwise drawn with no room for its bands
+    chart = icicle_chart(paths, tokens).properties(height=36 * depths)
+    st.altair_chart(chart, width="stretch", height=36 * depths + 70, key="datasets_icicle")
     st.caption("Folders and files by tokens: each band is a folder depth, each box as wide as its tokens.")
     if repo.fits is None:
         st.info(f"{m.name} has no known context window.", icon=":material/info:")
