@@ -154,3 +154,36 @@ def test_the_embedded_default_is_a_local_cluster_of_worker_processes(monkeypatch
     finally:
         engine_module._close_default()
     _same(r, count_dataset(data, ["gpt-4o"], name="b.jsonl", engine="local"))
+
+
+HOST_SCRIPT = """
+import threading
+from pathlib import Path
+
+Path({marker!r}).open("a").write("ran\\n")  # a page script: no __main__ guard, as Streamlit runs it
+from tests.datasets.samples import batch_lines, jsonl
+from tokenizer_core.datasets import count_dataset
+from tokenizer_core.datasets import engine
+
+out = {{}}
+def run():  # Streamlit runs a page in a thread of its own
+    out["rows"] = count_dataset(jsonl(batch_lines(20)), ["gpt-4o"], name="b.jsonl", engine="dask",
+                                chunk_bytes=2_000).rows
+t = threading.Thread(target=run)
+t.start()
+t.join()
+engine._close_default()
+print("rows", out.get("rows"))
+"""
+
+
+def test_the_embedded_cluster_starts_from_a_page_script_without_running_it_again(tmp_path):
+    marker = tmp_path / "ran.txt"
+    script = tmp_path / "page.py"
+    script.write_text(HOST_SCRIPT.format(marker=str(marker)))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TW_DASK_WORKERS": "1"}
+    env.pop("TW_DASK_SCHEDULER", None)
+    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert "rows 20" in done.stdout, done.stderr[-2000:]
+    assert marker.read_text() == "ran\n"  # the worker processes did not run the page script

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
+from ..jobs import children_skip_main
 from .limits import DatasetCancelled, DatasetError
 from .sources import Task
 
@@ -138,6 +139,9 @@ def default_engine() -> DaskEngine:
             if address:
                 client = Client(address, timeout=10, set_as_default=False)
             else:
+                # worker processes start by spawn: never re-import the host's __main__ (in a Streamlit
+                # server, the page script), as the app's own worker pool does not
+                children_skip_main()
                 cluster = LocalCluster(
                     n_workers=default_workers(), threads_per_worker=1, processes=True, dashboard_address=None,
                     env=WORKER_ENVIRON, silence_logs=40,

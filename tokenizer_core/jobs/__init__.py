@@ -23,6 +23,7 @@ This package never imports streamlit: the progress bar and Cancel button are the
 
 from .errors import JobCancelled, JobError, PoolBusy, Progress, WorkerDied
 from .pool import Job, JobPool, default_workers
+from .pool import _workers_skip_main as children_skip_main  # also for other process pools (Dask's)
 from .worker import cancelled, report, reporting_to
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Progress",
     "WorkerDied",
     "cancelled",
+    "children_skip_main",
     "default_workers",
     "report",
     "reporting_to",
