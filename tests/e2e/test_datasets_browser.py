@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.datasets.samples import batch_lines, jsonl, repo_zip
+from tests.datasets.samples import REPO_FILES, batch_lines, jsonl, repo_zip
 from tokenizer_core.datasets import count_dataset
 from tokenizer_core.tokenizers.csvcells import from_spreadsheet_safe
 from tokenizer_core.workspace.models import DEFAULT_CHOICES
@@ -65,6 +65,24 @@ def test_a_repository_zip_shows_its_tree_and_what_was_skipped(app_page):
     expect(app.main.get_by_text(re.compile("files skipped, and why"))).to_be_visible()
     expect(app.main.get_by_text("Top files")).to_be_visible()
     assert app.main.get_by_test_id("stVegaLiteChart").count() >= 2  # the histogram and the tree
+    assert not app.exceptions()
+
+
+def test_a_dropped_folder_is_counted_as_the_same_repository(app_page, tmp_path):
+    """A folder's files (with their paths) are packed as a zip: the same files as the zip of it."""
+    app = app_page
+    app.goto("datasets")
+    for name, text in REPO_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    app.run(lambda: app.main.get_by_text("A folder", exact=True).click())
+    uploader = app.main.get_by_test_id("stFileUploaderDropzoneInput").first
+    app.run(lambda: uploader.set_input_files(str(tmp_path / "proj")))
+    expect(app.main.get_by_text(re.compile("proj.zip · 13 files of the folder"))).to_be_visible()
+    _count(app)
+    files = count_dataset(repo_zip(binary={}), ["gpt-4o"], name="proj.zip", engine="local")
+    heading = app.main.get_by_role("heading", name=re.compile(f"^{files.rows} files counted"))
+    expect(heading).to_be_visible(timeout=60_000)
     assert not app.exceptions()
 
 
