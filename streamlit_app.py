@@ -20,12 +20,10 @@ def main() -> None:
     from ui.failures import failures_shown
     from ui.jobs import start_housekeeping
     from ui.saved_work import apply_saved_work, saved_work_sidebar
-    from ui.settings import keep_settings
     from ui.style import app_style
     from ui.widgets import custom_tokenizer_sidebar
 
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
-    keep_settings()  # every widget with a key keeps its value for the session, on every page
     pages = [
         st.Page(
             "app_pages/workspace.py", title="Prompt workspace", icon=":material/calculate:", default=True

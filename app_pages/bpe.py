@@ -43,7 +43,7 @@ text = text_source("bpe_corpus", samples={n: (lambda c=c: c) for n, c in preset_
                    placeholder="Paste a corpus: prose, code, or one 'word count' per line")  # fmt: skip
 preset = follow_preset(text)
 fc1, fc2 = st.columns([2, 3], vertical_alignment="center")
-fmt = fc1.radio("The corpus is", ["text", "counts"], key="bpe_format", horizontal=True, help=HELP["format"],
+fmt = fc1.radio("The corpus is", ["text", "counts"], key="bpe_format", persist_state="session", horizontal=True, help=HELP["format"],
                 format_func={"text": "running text", "counts": "word counts"}.get)  # fmt: skip
 fc2.caption(LIMITS)
 preset_note(preset)

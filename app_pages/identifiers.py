@@ -17,6 +17,7 @@ from ui.identifiers.table import identifiers_tab
 from ui.identifiers.teaching import greedy_vocab, teaching_tab
 from ui.messages import show_notes
 from ui.saved_work import keep_work
+from ui.settings import kept_tabs
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable, text_source, working_tokenizers
 
@@ -73,7 +74,7 @@ else:
                 icon=":material/search_off:")  # fmt: skip
     summary_metrics(code, analysis)
 
-tabs = st.tabs(TABS, key="identifiers_tab", on_change="rerun")
+tabs = kept_tabs(TABS, key="identifiers_tab")
 for tab, label in zip(tabs, TABS):
     if not tab.open:
         continue

@@ -98,7 +98,7 @@ def child_hf(corpus: Path, merges: int) -> dict:
     t1 = time.perf_counter()
     cpu = time.process_time() - c0
     model = json.loads(tk.to_str())["model"]
-    from tokenizer_core.tokenizers.encoders import _gpt2_byte_decoder
+    from tokenizer_core.tokenizers.hf_engine import _gpt2_byte_decoder
 
     dec = _gpt2_byte_decoder()
 

@@ -145,11 +145,11 @@ def bench_page(text: str, repeats: int) -> None:
     at = AppTest.from_file(str(root / "streamlit_app.py"), default_timeout=120)
     at.run()
     t = time.perf_counter()
-    at.session_state["counter_text"] = one_mb
+    at.session_state["workspace_text"] = one_mb
     at.run()
     page = time.perf_counter() - t
     assert not at.exception, at.exception
-    from tokenizer_core.workspace.count_cards import read_count_cards
+    from tests.helpers.count_cards import read_count_cards
 
     shown = read_count_cards(md.value for md in at.markdown)
     print(f"whole page run in AppTest after pasting 1 MB (counts + first part of the view): {page:.2f} s")

@@ -84,7 +84,7 @@ def core_rows(code: str, repeat: int) -> tuple[list[tuple[str, float]], str]:
         extract_identifiers,
         identifiers_csv,
         layout_costs,
-        lex,
+        lex_code,
         rewrite_costs,
     )
 
@@ -102,7 +102,7 @@ def core_rows(code: str, repeat: int) -> tuple[list[tuple[str, float]], str]:
 
     t, _ = timed(run_tokenize, repeat)
     rows.append(("reference: Python tokenize over the file", t))
-    t, lexed = timed(lambda: lex(code, "python"), repeat)
+    t, lexed = timed(lambda: lex_code(code, "python"), repeat)
     rows.append(("lex (tokenize + f-strings + docstrings)", t))
     t, ex = timed(lambda: extract_identifiers(code, "python", lexed=lexed), repeat)
     rows.append(("extract occurrences", t))

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.timing import median_time  # noqa: E402
 from tokenizer_core import BUILTINS, Language, language_table, load_builtin
 from tokenizer_core.languages import load_parallel_sample, parse_translations_csv
-from tokenizer_core.pricing import Workload, cost_table
+from tokenizer_core.languages.costs import Workload, cost_table
 
 
 def paired(reference, ours, repeats: int) -> tuple[float, float, float]:
@@ -87,8 +87,8 @@ def bench_csv(repeats: int, n: int) -> None:
 def bench_cost(rows, repeats: int) -> None:
     from datetime import date
 
-    from tokenizer_core.workspace.model_prices import price_table
-    from tokenizer_core.workspace.models import CATALOG
+    from tokenizer_core.catalog.entries import CATALOG
+    from tokenizer_core.catalog.prices import price_table
 
     prices = list(price_table(CATALOG, on=date.today()).prices)
     w = Workload(100_000, 1_500, 300)

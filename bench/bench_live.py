@@ -44,7 +44,7 @@ CHROMIUM_ARGS = [
 
 WATCH = """([label, want]) => { window.__twSeen = null;
   const resolve = (t) => { window.__twSeen = t; };
-  const find = () => [...document.querySelectorAll('.st-key-counter_counts [data-testid=stMarkdown]')]
+  const find = () => [...document.querySelectorAll('.st-key-workspace_counts [data-testid=stMarkdown]')]
       .find(m => m.querySelector('p').innerText.trim() === label);
   const done = () => {
     const m = find();
@@ -167,7 +167,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from tokenizer_core import load_builtin
-    from tokenizer_core.workspace.models import DEFAULT_CHOICES, MODELS
+    from tokenizer_core.catalog.entries import DEFAULT_CHOICES, MODELS
     from ui.live_text import PAUSE_MS
 
     tok = load_builtin("o200k_base")

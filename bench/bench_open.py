@@ -57,7 +57,11 @@ SECTIONS = [
     ("title", "[data-testid=stMain] h1", "Prompt workspace"),
     ("model picker", "[data-testid=stMain] .stMultiSelect", None),
     ("text box", "textarea.tw-live-box", None),
-    ("first count", ".st-key-counter_counts h3, [data-testid=stMetricValue]", ""),  # a card (a metric before)
+    (
+        "first count",
+        ".st-key-workspace_counts h3, [data-testid=stMetricValue]",
+        "",
+    ),  # a card (a metric before)
     ("count table", "[data-testid=stMain] [data-testid=stDataFrame] canvas", None),
     ("chart", "[data-testid=stVegaLiteChart] svg, [data-testid=stVegaLiteChart] canvas", None),
     ("token views", ".tw-tokens .t", None),
@@ -197,7 +201,7 @@ def open_tab(browser, url: str, kind: str, *, sections: bool = False, timeout_s:
 async def server_trace(url: str) -> list[tuple[float, int, str]]:
     """(ms since the request, bytes, what) for each message of a fresh session's first view,
     from a websocket client that asks for the page as a browser does (and, like the page's
-    JavaScript, says when the top is shown: see ui/workspace/first_view.py)."""
+    JavaScript, says when the top is shown: see ui/fast_first.py)."""
     import websockets
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg

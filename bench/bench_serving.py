@@ -58,7 +58,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from bench.corpus import english_prose  # noqa: E402
-from tokenizer_core.workspace.count_cards import read_count_cards  # noqa: E402
+from tests.helpers.count_cards import read_count_cards  # noqa: E402
 
 SESSION_TTL = 5  # seconds: the server's disconnectedSessionTTL in this run (default 120)
 WORKER_IDLE = 5  # seconds: idle workers exit after this in this run (TW_WORKER_IDLE_SECONDS, default 120)
@@ -359,7 +359,7 @@ class Session:
             elif kind == "delta" and fm.delta.WhichOneof("type") == "add_block":
                 if fm.delta.add_block.id.endswith("_first_view_end") and not self._answered_first_view:
                     # a page's first view holds the rest until the browser says the top is shown
-                    # (ui/workspace/first_view.py): say so, as the page's JavaScript does once it drew it
+                    # (ui/fast_first.py, `FastFirst.first_view`): say so, as the page's JavaScript does once it drew it
                     self._answered_first_view = True
                     await self._send(None)
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
@@ -498,7 +498,7 @@ async def counter_session(port: int, i: int, reruns: int, base: str, size: int, 
         await s.open()
         for n in range(reruns):
             text = (_typed_text if typing else _text)(base, i, n, size)
-            r = await s.set(counter_text=text)
+            r = await s.set(workspace_text=text)
             c.times.append(r.seconds)
             c.first.append(r.first_seconds)
             c.bytes.append(r.nbytes)
@@ -564,7 +564,7 @@ async def run(args: argparse.Namespace) -> dict:
         # 1. warm-up
         s = Session(port)
         await s.open()
-        await s.set(counter_text=_text(base, 999, 0, args.size))
+        await s.set(workspace_text=_text(base, 999, 0, args.size))
         await s.close()
         b = Session(port, "bpe")
         await b.open()
@@ -643,11 +643,11 @@ async def _counters_alone(port: int, args, base: str, o200k, res: dict, pid: int
                 text = (_typed_text if args.typing else _text)(base, i, n, args.size)
                 want = f"{len(o200k.encode_ordinary(text)):,}"
                 if args.typing:  # as the box does: the count route first, then the text for a rerun
-                    seconds, counts = await s.ask_counts("counter_text", text)
+                    seconds, counts = await s.ask_counts("workspace_text", text)
                     alone.asked.append(seconds)
                     if f"{counts.get('o200k_base', 0):,}" != want:
                         alone.wrong.append(f"session {i} edit {n}: the route says {counts}, expected {want}")
-                r = await s.set(counter_text=text)
+                r = await s.set(workspace_text=text)
                 alone.times.append(r.seconds)
                 alone.first.append(r.first_seconds)
                 alone.bytes.append(r.nbytes)

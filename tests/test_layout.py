@@ -10,20 +10,26 @@ import pytest
 
 import tokenizer_core
 
-PACKAGES = ("tokenizers", "workspace", "pricing", "bpe", "identifiers", "languages", "chunking", "datasets")
+BASE = ("tokenizers", "catalog")  # in order: each imports only the ones before it
+FEATURES = ("workspace", "bpe", "identifiers", "languages", "chunking", "jobs")
+# Built on features: whole sets count each chat row with the workspace's own count_request (the
+# same code path as one request) and start Dask's worker processes with the pool's guard.
+COMPOSITES = ("datasets",)
+PACKAGES = (*BASE, *FEATURES, *COMPOSITES)
 
 # What each package may import from the others at run time (imports under TYPE_CHECKING are types
-# only). The base imports no feature; features import the base (and the shared price table), never
-# each other.
+# only). The base imports no feature (the catalog builds on the tokenizers only); features import
+# the base, never each other.
 ALLOWED = {
     "tokenizers": set(),
-    "pricing": {"tokenizers"},
-    "workspace": {"tokenizers", "pricing"},
+    "catalog": {"tokenizers"},
+    "workspace": {"tokenizers", "catalog"},
     "bpe": {"tokenizers"},
     "identifiers": {"tokenizers"},
-    "languages": {"tokenizers", "pricing"},
+    "languages": {"tokenizers", "catalog"},
     "chunking": {"tokenizers"},
-    "datasets": {"tokenizers", "workspace", "pricing"},
+    "jobs": set(),
+    "datasets": {"tokenizers", "catalog", "workspace", "jobs"},
 }
 
 CORE = Path(tokenizer_core.__file__).parent
@@ -47,30 +53,41 @@ def test_the_top_level_is_a_small_api_each_name_from_the_package_that_owns_it():
     exec(f"from tokenizer_core import {', '.join(names)}", namespace)
 
 
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_a_packages_exports_are_names_it_has(pkg):
+    module = importlib.import_module(f"tokenizer_core.{pkg}")
+    assert [name for name in module.__all__ if not hasattr(module, name)] == []
+    assert len(set(module.__all__)) == len(module.__all__)
+
+
 def test_the_top_level_doc_runs():
     import doctest
 
     assert doctest.testmod(tokenizer_core).failed == 0
 
 
-def test_natural_and_code_languages_keep_their_names():
-    from tokenizer_core import identifiers
-    from tokenizer_core.identifiers import languages as code_languages
-    from tokenizer_core.languages import model
+def test_no_two_public_classes_share_a_name():
+    """One name, one meaning: a class is never named like another package's (a code language is a
+    `CodeLanguage`, a natural one a `Language`; a context window is no chunking `Window`)."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(CORE.rglob("*.py")):
+        if "data" in path.relative_to(CORE).parts:
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(path.relative_to(CORE).as_posix())
+    assert {name: files for name, files in where.items() if len(files) > 1} == {}
 
-    assert tokenizer_core.Language is model.Language
-    assert identifiers.CODE_LANGUAGES is code_languages.LANGUAGES
-    assert identifiers.detect_code_language is code_languages.detect_language
 
-
-def _runtime_imports(path: Path) -> set[str]:
-    """Absolute `tokenizer_core.*` modules that `path` imports outside `if TYPE_CHECKING:`."""
+def _runtime_imports(path: Path, *, types_too: bool = False) -> set[str]:
+    """Absolute `tokenizer_core.*` modules that `path` imports outside `if TYPE_CHECKING:` (and
+    inside it too with `types_too`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = ".".join(("tokenizer_core", *path.relative_to(CORE).with_suffix("").parts))
     package = package.removesuffix(".__init__") if path.name == "__init__.py" else package.rpartition(".")[0]
     skip: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not types_too and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skip.update(id(n) for n in ast.walk(node))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -99,6 +116,28 @@ def test_packages_only_import_downwards(pkg):
             if other in PACKAGES and other != pkg:
                 reached.setdefault(other, set()).add(path.name)
     assert set(reached) <= ALLOWED[pkg], f"{pkg} reaches {reached}"
+
+
+def test_every_package_has_its_place_and_the_base_comes_first():
+    assert {p.parent.name for p in CORE.glob("*/__init__.py")} == set(PACKAGES)
+    for i, pkg in enumerate(BASE):
+        assert ALLOWED[pkg] <= set(BASE[:i]), pkg
+    for pkg in FEATURES:
+        assert ALLOWED[pkg] <= set(BASE), pkg
+    for pkg in COMPOSITES:  # no feature imports a composite (ALLOWED above), a composite no other composite
+        assert ALLOWED[pkg] <= set(BASE) | set(FEATURES), pkg
+
+
+@pytest.mark.parametrize("pkg", BASE)
+def test_the_base_names_no_feature_not_even_for_a_type(pkg):
+    """No arrow climbs from the base to a feature: the catalog and the tokenizers know no feature."""
+    reached = {
+        (module.split(".")[1], path.name)
+        for path in sorted((CORE / pkg).rglob("*.py"))
+        for module in _runtime_imports(path, types_too=True)
+        if module.split(".")[1] in FEATURES
+    }
+    assert reached == set()
 
 
 # ------------------------------------------------------------------ the module graph of the app
@@ -279,9 +318,20 @@ def test_a_pages_ui_package_is_imported_only_by_its_page_and_itself():
     assert sorted(strays) == []
 
 
+MAX_MODULE_LINES = 600  # a module a newcomer reads in one sitting; split a longer one by meaning
+
+
+def test_no_module_is_longer_than_600_lines():
+    lines = {
+        path.relative_to(REPO).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in _module_files().values()
+    }
+    assert len(lines) > 100  # every module of the three layers is read
+    assert {path: n for path, n in lines.items() if n > MAX_MODULE_LINES} == {}
+
+
 # Files that still name `st.session_state` by an alias (every other module writes it out).
 KNOWN_STATE_ALIASES = {
-    "ui/workspace/first_view.py",
     "ui/jobs.py",
     "ui/live_text.py",
 }

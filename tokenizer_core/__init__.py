@@ -14,8 +14,9 @@ Everything else is imported from the package that owns it, one package per featu
 
 * `tokenizers`: the shared base (registry, engines, vocabulary files, patterns, segments, token
   HTML, text input). Every feature builds on it; it imports no feature.
-* `workspace`: counts, chat formats, the model catalog, versions and share links.
-* `pricing`: prices (from a pinned offline source) and costs, used by `workspace` and `languages`.
+* `catalog`: the models by their makers' names and their prices (from a pinned offline source),
+  the second base: used by `workspace` and `languages`; it imports no feature.
+* `workspace`: counts, chat formats, versions and share links.
 * `bpe`: training and encoding a byte-pair encoding.  `identifiers`: code identifiers and the
   greedy teaching tokenizer.  `languages`: what the same text costs in each language.
   `chunking`: token-sized chunks for retrieval.  `jobs`: the worker pool.
@@ -24,10 +25,10 @@ Each package's `charts` module (Altair) is imported on its own, so Altair loads 
 """
 
 from .bpe import BPEError, BPEModel, BPEOptions, load_bpe_model, save_bpe_model, train_bpe, trained_tokenizer
+from .catalog import MODELS, PriceError, PriceTable
 from .chunking import ChunkSettingsError, chunk_text, count_texts
 from .identifiers import analyse_identifiers, split_identifier
 from .languages import Language, LanguageError, language_table
-from .pricing import PriceError, PriceTable
 from .tokenizers import (
     BUILTINS,
     InputError,
@@ -43,7 +44,6 @@ from .tokenizers import (
 )
 from .workspace import (
     CHAT_FORMATS,
-    MODELS,
     ChatRenderError,
     CountRow,
     Message,

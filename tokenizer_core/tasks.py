@@ -18,7 +18,7 @@ from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identi
 from .jobs import report
 from .portable import TokenizerRef, cached_builtin, rebuild
 from .tokenizers import DEFAULT_IDS, TokenizerInfo, tokenizer_from_hf_json
-from .workspace.counting import CountRow, count_row, text_stats
+from .workspace.counting import CountRow, TextStats, row_for, text_stats
 
 
 def _reduce_pair(p: PairCount) -> tuple:
@@ -114,21 +114,29 @@ def analyse_identifiers_task(
     return out
 
 
+def tally_task(
+    text: str, tokenizer_ids: tuple[TokenizerRef, ...], *, allow_special: bool
+) -> tuple[tuple[int, ...], TextStats]:
+    """The tokens of each tokenizer (as `portable` refs) in a very large text, and the text's
+    size: what the app keeps of a count (ui/counting.py)."""
+    report(0.0, "Counting tokens...")
+    toks = [rebuild(t) for t in tokenizer_ids]
+    tokens = []
+    for k, tok in enumerate(toks):
+        report(k / len(toks), f"Counting {tok.info.name} tokens...")
+        tokens.append(tok.count(text, allow_special=allow_special))
+    stats = text_stats(text)
+    report(1.0, "Done")
+    return tuple(tokens), stats
+
+
 def count_task(
     text: str, tokenizer_ids: tuple[TokenizerRef, ...], *, context_window: int, allow_special: bool
 ) -> list[CountRow]:
-    """The counter's rows for a very large text (tokenizers as `portable` refs), as `count_table`."""
-    report(0.0, "Counting tokens...")
-    toks = [rebuild(t) for t in tokenizer_ids]
-    stats = text_stats(text)
-    rows = []
-    for k, tok in enumerate(toks):
-        report(k / len(toks), f"Counting {tok.info.name} tokens...")
-        rows.append(
-            count_row(text, tok, context_window=context_window, allow_special=allow_special, stats=stats)
-        )
-    report(1.0, "Done")
-    return rows
+    """The count rows of a very large text (tokenizers as `portable` refs), as `count_table`."""
+    tokens, stats = tally_task(text, tokenizer_ids, allow_special=allow_special)
+    toks = [rebuild(t) for t in tokenizer_ids]  # each rebuilt once per worker: kept by `rebuild`
+    return [row_for(t, n, stats, context_window=context_window) for t, n in zip(toks, tokens)]
 
 
 def chunk_task(text: str, tokenizer_id: TokenizerRef, strategy: str, size: int, overlap: int) -> ChunkResult:
@@ -157,6 +165,7 @@ __all__ = [
     "chunk_task",
     "count_task",
     "preload_ids",
+    "tally_task",
     "train_bpe_task",
     "warm_steps",
     "worker_builtin",

@@ -6,8 +6,8 @@ is most of the time from a pause in typing to new counts. So on a pause the box 
 server for the counts of its text (``POST /api/counts``) and writes them on the count cards,
 then sends the text for the rerun, which draws them again with everything else.
 
-The answer is what the rerun draws: the same cached function (`ui.state.cached_counts`, shared
-by every session), so the rerun then finds it counted. Only built-in tokenizers (a session's own
+The answer is what the rerun draws: the same call (`ui.counting.counts`, whose shared tier serves
+every session), so the rerun then finds it counted. Only built-in tokenizers (a session's own
 live in its session state, which a request does not reach) and texts the box counts as you type
 (`LIVE_LIMIT`). The counting runs in threads of its own, never on the server's event loop.
 
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -32,18 +30,9 @@ MAX_TOKENIZERS = 16  # more than the model picker lets a page choose
 MAX_WINDOW = 100_000_000  # tokens of a context window: the most a share link or the page takes
 _MAX_DIGITS = 12  # of any number in a request: a window has at most 9
 PATH = "/api/counts"
-_THREADS = "tw-count"
 # Two threads: a count of up to LIVE_LIMIT characters takes milliseconds; more would only queue
 # for the interpreter the sessions' reruns share.
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix=_THREADS)
-
-
-class _OwnThreads(logging.Filter):
-    """Streamlit warns when its caches are used outside a session's script run (a mistake in
-    most apps); these threads do so on purpose, once per keystroke."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not threading.current_thread().name.startswith(_THREADS)
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tw-count")
 
 
 def count_url() -> str:
@@ -105,10 +94,11 @@ def parse_request(body: bytes, *, max_chars: int) -> tuple[str, tuple[str, ...],
 def _count(text: str, ids: tuple[str, ...], window: int, allow_special: bool) -> list[int]:
     # Imported here, not above: this module is imported when the server starts, before
     # Streamlit's runtime exists, and these modules make components and caches.
-    from ui.state import builtin_tokenizer, cached_counts
+    from ui.counting import counts
+    from ui.state import builtin_tokenizer
 
-    toks = [builtin_tokenizer(i) for i in ids]
-    return [r.tokens for r in cached_counts(text, ids, window, allow_special, toks)]
+    rows = counts(text, [builtin_tokenizer(i) for i in ids], special=allow_special, window=window, where=None)
+    return [r.tokens for r in rows or ()]
 
 
 async def counts(request: Request) -> Response:
@@ -129,5 +119,4 @@ async def counts(request: Request) -> Response:
 
 
 def routes() -> list[Route]:
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(_OwnThreads())
     return [Route(count_url(), counts, methods=["POST"])]

@@ -362,11 +362,6 @@ def cancel_job(key: str) -> None:
         entry[0].cancel()
 
 
-def job_running(key: str) -> bool:
-    entry = st.session_state.get(f"{key}_job")
-    return entry is not None and not entry[0].done()
-
-
 def follow_job(key: str, *, cancel_label: str = "Cancel") -> JobOutcome | None:
     """Draw progress and a Cancel button while this session's job runs; its outcome once it ends."""
     ss = st.session_state

@@ -64,10 +64,6 @@ def clear_message(key: str) -> None:
     st.session_state.pop(_PREFIX + key, None)
 
 
-def has_message(key: str) -> bool:
-    return _PREFIX + key in st.session_state
-
-
 def show_message(key: str) -> None:
     """Draw the messages left under `key`, if any (they stay until replaced or cleared)."""
     draw = {"info": st.info, "success": st.success, "warning": st.warning, "error": st.error}

@@ -6,21 +6,23 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from tokenizer_core.pricing.rates import money_text
-from tokenizer_core.workspace.model_prices import model_price, uncatalogued_models
-from tokenizer_core.workspace.models import (
-    CATALOG,
-    DEFAULT_CHOICES,
-    NOT_COUNTED,
+from tokenizer_core.catalog.choices import (
     Choice,
-    ModelEntry,
     TokenizerGroup,
-    builtin_names,
-    canonical_id,
     group_by_tokenizer,
     picker_options,
     resolve_choices,
 )
+from tokenizer_core.catalog.entries import (
+    CATALOG,
+    DEFAULT_CHOICES,
+    NOT_COUNTED,
+    ModelEntry,
+    builtin_names,
+    canonical_id,
+)
+from tokenizer_core.catalog.prices import model_price, uncatalogued_models
+from tokenizer_core.catalog.rates import money_text
 
 from .model_picker import PickerOption, model_picker
 from .prices import pricing_day
@@ -137,7 +139,7 @@ def users_tokenizer_inputs(key: str, choices: Sequence[Choice]) -> None:
         widget = f"{key}_users_tok_{c.id}"
         options = list(names)
         st.selectbox(
-            f"Count {c.name} with (your choice)", options, format_func=names.get, key=widget,
+            f"Count {c.name} with (your choice)", options, format_func=names.get, key=widget, persist_state="session",
             index=options.index(chosen[c.id]) if chosen.get(c.id) in options else None, placeholder="Choose a tokenizer", on_change=_on_users_tokenizer, args=(c.id, widget),
             help="The app has no mapping from this model to its tokenizer: the counts are those of the "
             "tokenizer you choose, labelled as your choice, not necessarily the model's own.",
@@ -152,6 +154,6 @@ def known_choice_ids() -> list[str]:
     """Every id a share link or workspace file may name (built-in models and tokenizers, older
     ids of the catalog, and models of the price source)."""
     from tokenizer_core import BUILTINS
-    from tokenizer_core.workspace.models import LEGACY_IDS
+    from tokenizer_core.catalog.entries import LEGACY_IDS
 
     return [*picker_options(list(BUILTINS)), *LEGACY_IDS, *source_models()]

@@ -1,6 +1,6 @@
 """The app's one price table and its one editor, used by every page that shows money.
 
-Prices come from the pinned price source (`tokenizer_core.pricing.source`); the user's edits sit
+Prices come from the pinned price source (`tokenizer_core.catalog.source`); the user's edits sit
 on top, kept in ``st.session_state`` for the session (and in the workspace file), keyed by model
 and rate option. The rate option (standard, batch, flex...) is one choice for the whole app too.
 """
@@ -14,19 +14,19 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core.pricing.rates import FIELDS, money_text
-from tokenizer_core.pricing.source import RATE_OPTIONS, peak_hours, price_changes, rate_options
-from tokenizer_core.pricing.table import (
+from tokenizer_core.catalog.entries import ModelEntry
+from tokenizer_core.catalog.prices import (
     Edits,
     ModelPrice,
     PriceTable,
     edit_summary,
     price_age_days,
+    price_table,
     prices_from_records,
 )
+from tokenizer_core.catalog.rates import FIELDS, money_text
+from tokenizer_core.catalog.source import RATE_OPTIONS, peak_hours, price_changes, rate_options
 from tokenizer_core.tokenizers import escape_markdown
-from tokenizer_core.workspace.model_prices import price_table
-from tokenizer_core.workspace.models import ModelEntry
 
 from .messages import show_notes
 
@@ -74,7 +74,7 @@ def rate_control(key: str, models: Sequence[ModelEntry]) -> str:
         return current_rate()
     st.session_state[key] = current_rate()
     st.segmented_control(
-        "Rate", options, format_func=lambda o: RATE_OPTIONS[o].label, key=key, on_change=_on_rate, args=(key,),
+        "Rate", options, format_func=lambda o: RATE_OPTIONS[o].label, key=key, persist_state="session", on_change=_on_rate, args=(key,),
         help=" ".join(f"{RATE_OPTIONS[o].label}: {RATE_OPTIONS[o].help}" for o in options),
     )  # fmt: skip
     return current_rate()

@@ -5,7 +5,8 @@ last one. So each page keeps its work in the browser, under ``tokenizer-workbenc
 local storage (per browser profile, on the user's machine only; nothing is kept on the server),
 and restores it when the page is opened in a new session:
 
-* `keep_work(page)` places a small component (``st.components.v2``, no iframe). In a session's
+* `keep_work(page)` places a small component (``st.components.v2``, no iframe; its JS is
+  ui/components/saved_work.js). In a session's
   first visit of the page it reads the page's saved text and sends it to Python once; Python
   checks it (tokenizer_core.saved_work: a corrupt, edited or old text is ignored with a quiet
   note) and puts the values back in ``st.session_state``, then reruns.
@@ -16,7 +17,7 @@ and restores it when the page is opened in a new session:
   workspace holds the user's own work) keeps the link's contents.
 * "Clear my saved work" (the sidebar) removes every page's saved work from this browser.
 
-Built on public APIs only (session state, callbacks, components v2), apart from ui/settings.py.
+Built on public APIs only (session state, callbacks, components v2).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
+from ui.components import read
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
@@ -37,11 +39,11 @@ _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the ne
 # uploads, data editors and components are never here: Streamlit refuses to have them set.
 PAGES: dict[str, dict[str, str]] = {
     "workspace": {
-        "counter_text": "str", "counter_mode": "str", "counter_tokenizers": "strs", "counter_chat_tools": "str",
-        "counter_special": "bool", "counter_ctx": "str", "counter_ctx_custom": "int", "counter_view": "str",
-        "counter_ws": "bool", "counter_diff": "bool", "counter_out_tokens": "int", "counter_cached_tokens": "int",
-        "counter_requests": "int", "counter_version_name": "str", "prices_rate": "str", "counter_sample": "str",
-        "counter_part": "int", "counter_cmp_a": "int", "counter_cmp_b": "int", "counter_cmp_tok": "str",
+        "workspace_text": "str", "workspace_mode": "str", "workspace_tokenizers": "strs", "workspace_chat_tools": "str",
+        "workspace_special": "bool", "workspace_ctx": "str", "workspace_ctx_custom": "int", "workspace_view": "str",
+        "workspace_ws": "bool", "workspace_diff": "bool", "workspace_out_tokens": "int", "workspace_cached_tokens": "int",
+        "workspace_requests": "int", "workspace_version_name": "str", "prices_rate": "str", "workspace_sample": "str",
+        "workspace_part": "int", "workspace_cmp_a": "int", "workspace_cmp_b": "int", "workspace_cmp_tok": "str",
         "_chat": "json", "_versions": "json", "_prices": "json",
     },
     "bpe": {
@@ -73,56 +75,9 @@ PAGES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
-_JS = """
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
-  const s = parentElement.__twSaved || (parentElement.__twSaved = { asked: null, cleared: null });
-  if (data.ping) {  // the saved work is back in the session: ask for the run that shows it
-    if (s.pinged !== data.ping) { s.pinged = data.ping; setTriggerValue("applied", data.ping); }
-    return;
-  }
-  let store;
-  try { store = window.localStorage; } catch (e) { store = null; }
-  if (!store) {  // storage off (a private window that forbids it, a policy): say so once
-    if (s.asked !== "off") { s.asked = "off"; setTriggerValue("stored", { key: data.key, raw: null, off: true }); }
-    return;
-  }
-  try {
-    if (data.clear && data.clear !== s.cleared) {
-      s.cleared = data.clear;
-      for (let i = store.length - 1; i >= 0; i--) {
-        const k = store.key(i);
-        if (k && k.startsWith(data.prefix)) store.removeItem(k);
-      }
-    }
-    if (data.load && s.asked !== data.key) {  // a new session on this page: what the browser kept
-      s.asked = data.key;
-      const raw = store.getItem(data.key);
-      if (raw !== null) {  // send it, once, and write nothing until it is back in the session
-        s.holding = true;
-        const nav = performance.getEntriesByType("navigation")[0];
-        const reloaded = !!nav && nav.type === "reload";
-        setTriggerValue("stored", { key: data.key, raw, reloaded });
-        return;
-      }  // nothing kept: no run to ask for, this run's snapshot is the page's work
-    }
-    if (data.restored) s.holding = false;
-    if (s.holding) return;
-    if (typeof data.snapshot === "string") {
-      store.setItem(data.key, data.snapshot);
-      store.setItem(data.key + "#digest", data.digest);
-    } else if (data.digest && store.getItem(data.key + "#digest") !== data.digest && s.resent !== data.digest) {
-      s.resent = data.digest;  // a snapshot that never reached the browser: ask for it again, once
-      setTriggerValue("resend", data.digest);
-    }
-  } catch (e) {  // full storage: Python says what was not kept
-    setTriggerValue("failed", data.digest || "");
-  }
-}
-"""
-
-_component = st.components.v2.component("tw_saved_work", html="<span hidden></span>", js=_JS)
+_component = st.components.v2.component(
+    "tw_saved_work", html="<span hidden></span>", js=read("saved_work.js")
+)
 
 
 def _k(page: str, what: str) -> str:
@@ -262,9 +217,9 @@ def keep_work(
 
 
 _LABELS = {
-    "counter_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
+    "workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
     "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
-    "_texts": "your translations", "counter_chat_tools": "the tools",
+    "_texts": "your translations", "workspace_chat_tools": "the tools",
 }  # fmt: skip
 
 

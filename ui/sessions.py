@@ -24,7 +24,7 @@ def current_session_id() -> str | None:
     """The id of the session whose script is running in this thread (None outside a run)."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    ctx = get_script_run_ctx()
+    ctx = get_script_run_ctx(suppress_warning=True)  # no run is no mistake here: the count route asks
     return ctx.session_id if ctx is not None else None
 
 

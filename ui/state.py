@@ -6,8 +6,9 @@ see each other's, and it appears on every page next to the built-in ones.
 
 Results are cached for every session (`st.cache_data`) by tokenizer id, and an id is a hash of
 everything that changes a tokenizer's output. A tokenizer's *name* is chosen per session, so a
-cached value never holds one: cached functions return rows labelled by id (`unnamed`) and the
-page puts this session's names on them afterwards (`named`).
+cached value never holds one. The counts of a text keep numbers only (ui/counting.py); the
+language table's rows are labelled by id (`unnamed`) and the page puts this session's names on
+them afterwards (`named`).
 """
 
 from __future__ import annotations
@@ -18,21 +19,31 @@ from typing import TypeVar
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, CountRow, Tokenizer, TokenizerUnavailable, count_table, load_builtin
+from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, load_builtin
 from tokenizer_core.tokenizers import TokenizerInfo, builtin_infos
+from ui.sessions import current_session_id
 
 _SESSION_KEY = "session_tokenizers"
 R = TypeVar("R")
 
 
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _loaded_builtin(tokenizer_id: str) -> Tokenizer:
+    return load_builtin(tokenizer_id)
+
+
 @st.cache_resource(show_spinner="Loading tokenizer (once per server)...", max_entries=32)
 def _cached_builtin(tokenizer_id: str) -> Tokenizer:
-    return load_builtin(tokenizer_id)
+    return _loaded_builtin(tokenizer_id)  # the same object, loaded once
 
 
 def builtin_tokenizer(tokenizer_id: str) -> Tokenizer:
     """A built-in tokenizer, loaded once per server: also for a request outside any session
-    (ui/count_api.py). Raises TokenizerUnavailable with the fix."""
+    (ui/count_api.py), which gets it without the page's spinner (there is no page to show it on,
+    and Streamlit logs a warning for each one it is asked for outside a run). Raises
+    TokenizerUnavailable with the fix."""
+    if current_session_id() is None:
+        return _loaded_builtin(tokenizer_id)
     return _cached_builtin(tokenizer_id)
 
 
@@ -96,15 +107,6 @@ def get_tokenizers(ids: list[str]) -> tuple[list[Tokenizer], list[TokenizerUnava
         except TokenizerUnavailable as exc:
             errors.append(exc)
     return loaded, errors
-
-
-@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)  # a spinner for long texts: the workspace's
-def cached_counts(
-    text: str, ids: tuple[str, ...], window: int, allow_special: bool, _toks: list[Tokenizer]
-) -> list[CountRow]:
-    """The count rows of a text, shared by every session and by the count route (ui/count_api.py):
-    labelled by id; a page puts its session's names on them (`named`)."""
-    return unnamed(count_table(text, _toks, context_window=window, allow_special=allow_special))
 
 
 def unnamed(rows: Sequence[R], *, field: str = "tokenizer") -> list[R]:

@@ -67,10 +67,14 @@ def tokenizer_select(
     if multi:
         current = st.session_state.get(key, list(default))
         st.session_state[key] = [i for i in current if i in options]
-        return st.multiselect(label, options, format_func=tokenizer_label, key=key, help=help)
+        return st.multiselect(
+            label, options, format_func=tokenizer_label, key=key, persist_state="session", help=help
+        )
     if st.session_state.get(key) not in options:
         st.session_state[key] = next((i for i in default if i in options), options[0])
-    return st.selectbox(label, options, format_func=tokenizer_label, key=key, help=help)
+    return st.selectbox(
+        label, options, format_func=tokenizer_label, key=key, persist_state="session", help=help
+    )
 
 
 def show_unavailable(errors: Sequence[TokenizerUnavailable]) -> None:
@@ -190,7 +194,7 @@ def text_source_controls(
             st.caption(f":material/description: From your file **{escape_markdown(name)}**")
     with c2:
         s1, s2 = st.columns([3, 1], vertical_alignment="bottom")
-        s1.selectbox("Sample", list(samples), key=f"{key}_sample")
+        s1.selectbox("Sample", list(samples), key=f"{key}_sample", persist_state="session")
         s2.button("Load sample", key=f"{key}_load_sample", on_click=on_sample, width="stretch")
     if err_key in st.session_state:
         st.error(
@@ -233,7 +237,7 @@ def text_entry(
         )
     else:
         text = st.text_area(
-            label, key=text_key, height=height, placeholder=placeholder,
+            label, key=text_key, persist_state="session", height=height, placeholder=placeholder,
         ) or ""  # fmt: skip
     if st.session_state.get(prev_key):
         st.button(
@@ -355,7 +359,7 @@ def custom_tokenizer_sidebar() -> None:
             "this browser session only and appears on every page."
         )
         kind = st.radio(
-            "Format", ["tiktoken", "hf"], key="custom_tok_kind", horizontal=True,
+            "Format", ["tiktoken", "hf"], key="custom_tok_kind", persist_state="session", horizontal=True,
             format_func={"tiktoken": ".tiktoken", "hf": "tokenizer.json"}.get,
         )  # fmt: skip
         # any file is taken and its name checked here: Streamlit's own type filter answers a
@@ -372,7 +376,7 @@ def custom_tokenizer_sidebar() -> None:
             if file is not None and not wrong:
                 _pattern_notes(known)
             pattern = st.selectbox(
-                "Pre-tokenization pattern", list(PATTERNS), key="custom_tok_pattern",
+                "Pre-tokenization pattern", list(PATTERNS), key="custom_tok_pattern", persist_state="session",
                 format_func=lambda p: PATTERNS[p].label,
                 help="The regular expression that cuts text into pieces before the merges apply. "
                 "The same vocabulary with another pattern gives other counts.",
@@ -384,7 +388,7 @@ def custom_tokenizer_sidebar() -> None:
                     "counts will differ from its own.",
                     icon=":material/warning:",
                 )
-        st.text_input("Name", key="custom_tok_name", placeholder="e.g. my-model v2")
+        st.text_input("Name", key="custom_tok_name", persist_state="session", placeholder="e.g. my-model v2")
         st.button("Add tokenizer", key="custom_tok_add", on_click=_add_custom, args=(kind,))
         if msg := st.session_state.get("custom_tok_error"):
             st.error(msg, icon=":material/error:")

@@ -139,7 +139,7 @@ def test_byte_level_prose_registers_a_tiktoken_tokenizer(page):
     assert _metric(at, "Vocabulary") == "306"  # 256 bytes + 50 merges
     # the counter page now offers it
     at.switch_page("app_pages/workspace.py").run()
-    assert "harbour bpe (yours)" in picker_names(at, "counter_tokenizers")
+    assert "harbour bpe (yours)" in picker_names(at, "workspace_tokenizers")
 
 
 def test_character_model_registers_as_python_tokenizer(page):

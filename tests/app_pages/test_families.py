@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import builtin, shown_counts, token_views
+from tests.helpers.chat import count_chat
 from tests.picker_helpers import choose, picker_data
 from tokenizer_core import chunk_text, language_table
 from tokenizer_core.chunking import load_chunk_sample
 from tokenizer_core.languages import load_parallel_sample, summarize
-from tokenizer_core.workspace import count_chat
 
 NEW = ["o200k_harmony", "deepseek_v4"]
 LABELS = {"o200k_harmony": "o200k_harmony (gpt-oss)", "deepseek_v4": "DeepSeek V4"}
@@ -28,25 +28,25 @@ def test_counter_counts_and_chat_formats(app):
     from ui.workspace.chat_editor import set_messages  # noqa: F401  (the page's own way; the test sets the same state)
 
     text = "Where is my order #90210? It was due on Monday. 注文はどこ？"
-    app.session_state["counter_text"] = text  # what the live box sends (AppTest runs no JavaScript)
+    app.session_state["workspace_text"] = text  # what the live box sends (AppTest runs no JavaScript)
     ok(app.run())
-    ok(choose(app, "counter_tokenizers", NEW))
+    ok(choose(app, "workspace_tokenizers", NEW))
     shown = metrics(app)
     for tid in NEW:
         assert shown[LABELS[tid]] == f"{builtin(tid).count(text):,}"
     # the picker says in place that Claude has no public tokenizer, and how Gemini is counted
-    notes = " ".join(n["text"] for n in picker_data(app, "counter_tokenizers")["notes"])
+    notes = " ".join(n["text"] for n in picker_data(app, "workspace_tokenizers")["notes"])
     assert "Claude: no public tokenizer" in notes and "Gemini: text only" in notes
-    app.session_state["counter_mode"] = "chat"
+    app.session_state["workspace_mode"] = "chat"
     ok(app.run())
-    for mid in app.session_state["counter_chat_msgs"]:
-        del app.session_state[f"counter_chat_text_{mid}"]
-    app.session_state["counter_chat_msgs"] = ["s", "u"]
-    app.session_state["counter_chat_role_s"], app.session_state["counter_chat_text_s"] = (
+    for mid in app.session_state["workspace_chat_msgs"]:
+        del app.session_state[f"workspace_chat_text_{mid}"]
+    app.session_state["workspace_chat_msgs"] = ["s", "u"]
+    app.session_state["workspace_chat_role_s"], app.session_state["workspace_chat_text_s"] = (
         "system",
         "You are a support agent.",
     )
-    app.session_state["counter_chat_role_u"], app.session_state["counter_chat_text_u"] = "user", text
+    app.session_state["workspace_chat_role_u"], app.session_state["workspace_chat_text_u"] = "user", text
     ok(app.run())
     table = next(df.value for df in app.dataframe if "Request tokens" in df.value.columns)
     assert list(table["Chat format"]) == [

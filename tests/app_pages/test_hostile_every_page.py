@@ -75,7 +75,7 @@ FILES = {
     "words.csv": b"language,text\n**x** [y](https://evil.example)," + BAD_TEXT.encode() + b"\n",
 }
 PICKERS = {  # page -> (widget kind, key) of its tokenizer choice
-    "counter": ("picker", "counter_tokenizers"),
+    "counter": ("picker", "workspace_tokenizers"),
     "languages": ("multiselect", "languages_tokenizers"),
     "identifiers": ("multiselect", "identifiers_tokenizers"),
     "chunks": ("selectbox", "chunks_tokenizer"),
@@ -141,9 +141,9 @@ def _enter(c: Checked, page: str, text: str) -> None:
     # travels as a protobuf string, which must be valid UTF-8: AppTest cannot even send one).
     plain = not any("\ud800" <= ch <= "\udfff" for ch in text)
     if page == "counter":
-        c.at.session_state["counter_text"] = text  # the live box's value, as the browser sends it
+        c.at.session_state["workspace_text"] = text  # the live box's value, as the browser sends it
         if plain:
-            c.at.session_state["counter_chat_tools"] = text
+            c.at.session_state["workspace_chat_tools"] = text
         c.run(f"text {text[:20]!r}")
     elif page in TEXT_BOXES and plain:
         box = c.at.text_area(key=TEXT_BOXES[page])
@@ -215,7 +215,7 @@ def test_every_page_and_button_with_hostile_input(page, errors_logged, own_token
     _upload_everything(c, page)
     _click_everything(c)
     if page == "counter":  # and the other prompt mode, with its own buttons
-        mode = at.segmented_control(key="counter_mode")
+        mode = at.segmented_control(key="workspace_mode")
         c.run("switching the prompt mode", lambda: mode.set_value("text" if mode.value == "chat" else "chat"))
         _click_everything(c)
     assert c.steps >= 10  # it really drove the page

@@ -34,21 +34,24 @@ def metrics(at) -> dict[str, str]:
 
 def test_counter_counts_models_by_name_and_their_requests(app):
     text = "Where is my order #90210? <b>Due</b> Monday. 注文はどこ？"
-    app.session_state["counter_text"] = text
+    app.session_state["workspace_text"] = text
     ok(app.run())
-    ok(choose(app, "counter_tokenizers", MODELS))
+    ok(choose(app, "workspace_tokenizers", MODELS))
     shown = metrics(app)
     for tid in ("gemma3", "llama4", "mistral_sp_v1", "mistral_sp_v3", "mistral_sp_v7"):
         assert shown[builtin(tid).info.name] == f"{builtin(tid).count(text):,}"
     captions = " ".join(c.value.replace("\\", "") for c in app.caption)
     assert "Gemini 2.5 Pro: text only, counted as Google's SDK counts locally" in captions
-    app.session_state["counter_mode"] = "chat"
+    app.session_state["workspace_mode"] = "chat"
     ok(app.run())
-    for mid in app.session_state["counter_chat_msgs"]:
-        del app.session_state[f"counter_chat_text_{mid}"]
-    app.session_state["counter_chat_msgs"] = ["s", "u"]
-    app.session_state["counter_chat_role_s"], app.session_state["counter_chat_text_s"] = "system", "Be brief."
-    app.session_state["counter_chat_role_u"], app.session_state["counter_chat_text_u"] = "user", text
+    for mid in app.session_state["workspace_chat_msgs"]:
+        del app.session_state[f"workspace_chat_text_{mid}"]
+    app.session_state["workspace_chat_msgs"] = ["s", "u"]
+    app.session_state["workspace_chat_role_s"], app.session_state["workspace_chat_text_s"] = (
+        "system",
+        "Be brief.",
+    )
+    app.session_state["workspace_chat_role_u"], app.session_state["workspace_chat_text_u"] = "user", text
     ok(app.run())
     table = next(df.value for df in app.dataframe if "Request tokens" in df.value.columns)
     chat = [Message("system", "Be brief."), Message("user", text)]

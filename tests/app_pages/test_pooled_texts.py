@@ -40,7 +40,7 @@ def test_counter_counts_in_a_worker_exactly_as_in_process(monkeypatch):
     shown = []
     for limit in ("0", "100000000"):  # every text to the pool, then none
         at = _app(monkeypatch, limit)
-        at.session_state["counter_text"] = TEXT
+        at.session_state["workspace_text"] = TEXT
         at.run()
         assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
         shown.append(_metrics(at))
@@ -129,10 +129,10 @@ def test_a_users_own_tokenizer_counts_a_large_text_in_a_worker(monkeypatch):
     own = OWN["tiktoken"]()
     at = _app(monkeypatch, "0")
     at.session_state["session_tokenizers"] = {own.id: own}
-    at.session_state["counter_text"] = TEXT
+    at.session_state["workspace_text"] = TEXT
     at.run()
     shared_results().clear()  # what the built-ins' count put there
-    choose(at, "counter_tokenizers", ["o200k_base", own.id])
+    choose(at, "workspace_tokenizers", ["o200k_base", own.id])
     assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
     shown = {k.replace("\\", ""): v for k, v in _metrics(at)}
     assert (

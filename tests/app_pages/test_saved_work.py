@@ -72,18 +72,18 @@ def test_the_workspace_gets_a_long_prompt_chat_versions_and_models_back(app):
     raw = saved(
         "workspace",
         {
-            "counter_text": prompt, "counter_tokenizers": ["gpt-4o", "llama-3.1-8b"], "counter_out_tokens": 777,
+            "workspace_text": prompt, "workspace_tokenizers": ["gpt-4o", "llama-3.1-8b"], "workspace_out_tokens": 777,
             "_versions": [{"name": "first draft", "kind": "text", "text": "v1 text", "messages": [], "tools": ""}],
             "_chat": [["system", "Be brief."], ["user", "Hello"]],
         },
     )  # fmt: skip
     at = restored(app, "workspace", raw)
-    assert at.session_state["counter_text"] == prompt
-    assert at.session_state["counter_tokenizers"] == ["gpt-4o", "llama-3.1-8b"]
-    assert at.session_state["counter_out_tokens"] == 777
-    assert [v.name for v in at.session_state["counter_versions"]] == ["first draft"]
-    ids = at.session_state["counter_chat_msgs"]
-    assert [at.session_state[f"counter_chat_text_{i}"] for i in ids] == ["Be brief.", "Hello"]
+    assert at.session_state["workspace_text"] == prompt
+    assert at.session_state["workspace_tokenizers"] == ["gpt-4o", "llama-3.1-8b"]
+    assert at.session_state["workspace_out_tokens"] == 777
+    assert [v.name for v in at.session_state["workspace_versions"]] == ["first draft"]
+    ids = at.session_state["workspace_chat_msgs"]
+    assert [at.session_state[f"workspace_chat_text_{i}"] for i in ids] == ["Be brief.", "Hello"]
 
 
 def test_a_share_link_opened_wins_over_saved_work(app):
@@ -104,10 +104,10 @@ def test_a_share_link_opened_wins_over_saved_work(app):
     ).params.items():
         at.query_params[key] = value
     ok(at.run())
-    linked = at.session_state["counter_text"]
+    linked = at.session_state["workspace_text"]
     assert linked == "the link's text"
-    at = restored(at, "workspace", saved("workspace", {"counter_text": "my saved text"}), reloaded=False)
-    assert at.session_state["counter_text"] == linked
+    at = restored(at, "workspace", saved("workspace", {"workspace_text": "my saved text"}), reloaded=False)
+    assert at.session_state["workspace_text"] == linked
 
 
 def test_work_over_the_cap_is_named_and_the_rest_kept(chunks):

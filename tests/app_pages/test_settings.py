@@ -71,13 +71,13 @@ def test_language_costs_keeps_base_language_and_workload(app):
 @pytest.mark.parametrize("mode_round_trip", [False, True], ids=["pages", "pages-and-chat-mode"])
 def test_prompt_workspace_keeps_output_tokens_and_whitespace(app, mode_round_trip):
     at = app
-    at.number_input(key="counter_out_tokens").set_value(777).run()
-    at.toggle(key="counter_ws").set_value(True).run()
-    at.toggle(key="counter_diff").set_value(False).run()
+    at.number_input(key="workspace_out_tokens").set_value(777).run()
+    at.toggle(key="workspace_ws").set_value(True).run()
+    at.toggle(key="workspace_diff").set_value(False).run()
     if mode_round_trip:  # the text view's widgets are not drawn in chat mode
-        next(w for w in at.get("button_group") if w.key == "counter_mode").set_value("chat").run()
-        next(w for w in at.get("button_group") if w.key == "counter_mode").set_value("text").run()
+        next(w for w in at.get("button_group") if w.key == "workspace_mode").set_value("chat").run()
+        next(w for w in at.get("button_group") if w.key == "workspace_mode").set_value("text").run()
     visit_the_others_and_return(at, "app_pages/workspace.py")
-    assert at.number_input(key="counter_out_tokens").value == 777
-    assert at.toggle(key="counter_ws").value is True
-    assert at.toggle(key="counter_diff").value is False
+    assert at.number_input(key="workspace_out_tokens").value == 777
+    assert at.toggle(key="workspace_ws").value is True
+    assert at.toggle(key="workspace_diff").value is False

@@ -19,7 +19,7 @@ def metrics(at) -> dict[str, str]:
 
 def set_text(at, text: str):
     # The live text box is a browser component AppTest cannot type into: set what it sends.
-    at.session_state["counter_text"] = text
+    at.session_state["workspace_text"] = text
     at.run()
     assert not at.exception, at.exception
     return at
@@ -27,7 +27,7 @@ def set_text(at, text: str):
 
 def test_home_page_counts_the_default_sample(app):
     text = load_sample("mixed")
-    assert app.session_state["counter_text"] == text
+    assert app.session_state["workspace_text"] == text
     shown = metrics(app)
     for tid, label in (("o200k_base", "o200k_base"), ("cl100k_base", "cl100k_base"), ("llama3", "Llama 3")):
         assert shown[label] == f"{builtin(tid).count(text):,}"
@@ -42,10 +42,10 @@ def test_typing_updates_every_count(app):
 
 
 def test_choosing_tokenizers(app):
-    choose(app, "counter_tokenizers", ["r50k_base", "qwen", "tekken"])
+    choose(app, "workspace_tokenizers", ["r50k_base", "qwen", "tekken"])
     assert not app.exception
     assert set(metrics(app)) == {"r50k_base (gpt2)", "Qwen 2.5 / 3", "Mistral Tekken"}
-    choose(app, "counter_tokenizers", [])
+    choose(app, "workspace_tokenizers", [])
     assert not metrics(app) and any("at least one model or tokenizer" in i.value for i in app.info)
 
 
@@ -61,7 +61,7 @@ def test_special_token_text_counts_as_text_unless_switched(app):
     text = "end<|endoftext|>start"
     set_text(app, text)
     assert metrics(app)["o200k_base"] == str(len(builtin("o200k_base").encode(text)))
-    app.toggle(key="counter_special").set_value(True).run()
+    app.toggle(key="workspace_special").set_value(True).run()
     assert not app.exception
     assert metrics(app)["o200k_base"] == str(len(builtin("o200k_base").encode(text, allow_special=True)))
     assert metrics(app)["Llama 3"] == str(len(builtin("llama3").encode(text)))  # not a Llama special
@@ -86,20 +86,20 @@ def test_token_view_modes_whitespace_and_marks(app):
     (view,) = token_views(app)
     marked = [p.get("mk") for p in view["panes"]]
     assert any(marked)  # the default tokenizers cut this text differently
-    app.toggle(key="counter_diff").set_value(False).run()
+    app.toggle(key="workspace_diff").set_value(False).run()
     assert not any(p.get("mk") for p in token_views(app)[0]["panes"])
-    app.toggle(key="counter_ws").set_value(True).run()
-    app.segmented_control(key="counter_view").set_value("ids").run()
+    app.toggle(key="workspace_ws").set_value(True).run()
+    app.segmented_control(key="workspace_view").set_value("ids").run()
     (view,) = token_views(app)
     assert view["ws"] is True and view["mode"] == "ids"
-    app.segmented_control(key="counter_view").set_value("hide").run()
+    app.segmented_control(key="workspace_view").set_value("hide").run()
     assert token_views(app) == []
 
 
 def test_custom_context_window_and_absurd_values(app):
-    choose(app, "counter_tokenizers", ["o200k_base", "gpt-4"])
-    app.selectbox(key="counter_ctx").set_value("Custom...").run()
-    app.number_input(key="counter_ctx_custom").set_value(10).run()
+    choose(app, "workspace_tokenizers", ["o200k_base", "gpt-4"])
+    app.selectbox(key="workspace_ctx").set_value("Custom...").run()
+    app.number_input(key="workspace_ctx_custom").set_value(10).run()
     assert not app.exception
     table = app.dataframe[0].value
     text = load_sample("mixed")
@@ -117,7 +117,7 @@ def test_custom_context_window_and_absurd_values(app):
 def test_text_mode_and_the_chat_table_measure_a_model_against_the_same_window(app):
     """GPT-4 was measured against the 128K chosen at the top in text mode and against its own
     8,192 in the chat table: one rule now, shown in both tables."""
-    choose(app, "counter_tokenizers", ["gpt-4"])
+    choose(app, "workspace_tokenizers", ["gpt-4"])
     text_row = app.dataframe[0].value.iloc[0]
     assert text_row["context_window"] == 8_192
     _chat(app, [("user", "Hello there, how are you?")])
@@ -131,7 +131,7 @@ def test_large_input_pages_the_view(app):
     text = line * 20_000  # about 1.3 MB
     set_text(app, text)
     assert metrics(app)["o200k_base"] == f"{builtin('o200k_base').count(text):,}"
-    part = app.number_input(key="counter_part")
+    part = app.number_input(key="workspace_part")
     assert part.max > 50
     part.set_value(3).run()
     assert not app.exception
@@ -156,10 +156,10 @@ def test_share_link_is_applied_on_first_load():
     )
     at.run()
     assert not at.exception
-    assert at.session_state["counter_text"] == "shared <b>text</b>"
+    assert at.session_state["workspace_text"] == "shared <b>text</b>"
     assert list(metrics(at)) == ["r50k_base (gpt2)"]
-    assert at.selectbox(key="counter_ctx").value == "Custom..."
-    assert at.number_input(key="counter_ctx_custom").value == 4096
+    assert at.selectbox(key="workspace_ctx").value == "Custom..."
+    assert at.number_input(key="workspace_ctx_custom").value == 4096
     assert any("nope" in w.value for w in at.warning)
     # the URL keeps following the settings
     assert at.query_params["view"] in ("ids", ["ids"])
@@ -177,7 +177,7 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
     try:
         at = AppTest.from_file(ENTRY, default_timeout=60)
         at.run()
-        choose(at, "counter_tokenizers", ["r50k_base", "o200k_base"])
+        choose(at, "workspace_tokenizers", ["r50k_base", "o200k_base"])
         assert not at.exception
         errors = [e.value for e in at.error]
         assert len(errors) == 1 and "r50k_base" in errors[0] and "git checkout" in errors[0]
@@ -194,18 +194,18 @@ def _chat(at, messages, tools=""):
     """Put a chat in the editor the way a link or a workspace file does, in chat mode."""
     from ui.workspace.chat_editor import set_messages
 
-    at.session_state["counter_mode"] = "chat"
-    at.session_state["counter_chat_tools"] = tools
+    at.session_state["workspace_mode"] = "chat"
+    at.session_state["workspace_chat_tools"] = tools
     at.run()
-    ids = at.session_state["counter_chat_msgs"]
+    ids = at.session_state["workspace_chat_msgs"]
     for mid in ids:
-        del at.session_state[f"counter_chat_text_{mid}"]
-    at.session_state["counter_chat_msgs"] = []
+        del at.session_state[f"workspace_chat_text_{mid}"]
+    at.session_state["workspace_chat_msgs"] = []
     for n, (role, text) in enumerate(messages):
         mid = f"t{n}"
-        at.session_state["counter_chat_msgs"] = [*at.session_state["counter_chat_msgs"], mid]
-        at.session_state[f"counter_chat_role_{mid}"] = role
-        at.session_state[f"counter_chat_text_{mid}"] = text
+        at.session_state["workspace_chat_msgs"] = [*at.session_state["workspace_chat_msgs"], mid]
+        at.session_state[f"workspace_chat_role_{mid}"] = role
+        at.session_state[f"workspace_chat_text_{mid}"] = text
     at.run()
     assert not at.exception, at.exception
     assert set_messages  # the page's own way in is tested through links below
@@ -217,7 +217,7 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
 
     chat = [("system", "You are a support agent."), ("user", "Where is my order #90210?"),
             ("assistant", "Let me check.")]  # fmt: skip
-    choose(app, "counter_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"])
+    choose(app, "workspace_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1", "qwen", "r50k_base"])
     _chat(app, chat)
     table = chat_table(app)
     assert list(table["Chat format"]) == [
@@ -235,9 +235,27 @@ def test_chat_request_counts_each_chosen_model_in_its_format(app):
     assert table.iloc[1]["% of context"] == pytest.approx(100 * llama.total / 128_000)
 
 
+def test_a_run_of_the_chat_counts_the_request_once(app, monkeypatch):
+    """The editor's counts by each message and the table below come from one count of the
+    request: its widgets hold what they show before they are drawn."""
+    from ui.workspace import chat_view
+
+    calls = []
+    real = chat_view.cached_request
+    monkeypatch.setattr(chat_view, "cached_request", lambda *a: calls.append(a[:2]) or real(*a))
+    choose(app, "workspace_tokenizers", ["gpt-4o", "llama-3.1"])
+    _chat(app, [("system", "Be brief."), ("user", "Where is my order?")])
+    calls.clear()
+    app.run()
+    assert not app.exception
+    assert sorted(calls) == [("llama3", "llama31"), ("o200k_base", "openai")]
+    labels = [c.value.replace("\\", "") for c in app.caption if "tokens" in c.value and "·" in c.value]
+    assert labels and all("GPT-4o" in x and "Llama 3.1" in x for x in labels)
+
+
 def test_chat_tools_counted_where_published_and_bad_json_keeps_everything(app):
     tool = '[{"name": "track", "description": "Track an order.", "parameters": {"type": "object", "properties": {"id": {"type": "string", "description": "Order id"}}}}]'
-    choose(app, "counter_tokenizers", ["llama-3.1", "llama-3"])
+    choose(app, "workspace_tokenizers", ["llama-3.1", "llama-3"])
     _chat(app, [("user", "Where is order 7?")], tools=tool)
     table = chat_table(app)
     assert int(table.iloc[0]["Tools"].replace(",", "")) > 20
@@ -245,11 +263,11 @@ def test_chat_tools_counted_where_published_and_bad_json_keeps_everything(app):
     assert table.iloc[1]["Tools"] == "not counted"  # never "None" in the table
     assert "tools not counted" in table.iloc[1]["Counted by"]  # Llama 3's template says nothing on tools
     with_tools = table.iloc[0]["Request tokens"]
-    app.session_state["counter_chat_tools"] = tool[:-3]  # broken JSON
+    app.session_state["workspace_chat_tools"] = tool[:-3]  # broken JSON
     app.run()
     assert not app.exception
     assert any("not valid JSON" in e.value and "line 1" in e.value for e in app.error)
-    assert app.session_state["counter_chat_tools"] == tool[:-3]  # the user's text is kept
+    assert app.session_state["workspace_chat_tools"] == tool[:-3]  # the user's text is kept
     assert chat_table(app).iloc[0]["Request tokens"] < with_tools  # counted without the tools
 
 
@@ -310,14 +328,14 @@ def test_live_box_gets_the_text_only_when_python_changes_it(app):
 def test_live_box_asks_the_count_route_for_the_cards_on_the_page(app):
     """What the box asks the server for as the user types (ui/count_api.py) must be what the
     cards show: the same tokenizers, labels, window and special-token setting, in card order."""
-    choose(app, "counter_tokenizers", ["qwen", "o200k_base", "tekken"])
+    choose(app, "workspace_tokenizers", ["qwen", "o200k_base", "tekken"])
     spec = _live_box_data(app)["counts"]
-    assert spec["url"] == "/api/counts" and spec["cards"] == "counter_counts"
+    assert spec["url"] == "/api/counts" and spec["cards"] == "workspace_counts"
     assert spec["ids"] == ["qwen", "o200k_base", "tekken"]
     assert spec["labels"] == list(metrics(app)) == ["Qwen 2.5 / 3", "o200k_base", "Mistral Tekken"]
     assert (spec["window"], spec["special"]) == (128_000, False)
-    app.toggle(key="counter_special").set_value(True).run()
-    app.selectbox(key="counter_ctx").set_value("32K").run()
+    app.toggle(key="workspace_special").set_value(True).run()
+    app.selectbox(key="workspace_ctx").set_value("32K").run()
     spec = _live_box_data(app)["counts"]
     assert (spec["window"], spec["special"]) == (32_768, True)
 
@@ -328,7 +346,7 @@ def test_a_sessions_own_tokenizer_is_counted_by_the_rerun_alone(app):
 
     own = tokenizer_from_tiktoken_bytes(R50K_BYTES, name="my gpt2", pattern_id="r50k")
     app.session_state["session_tokenizers"] = {own.id: own}
-    choose(app, "counter_tokenizers", ["o200k_base", own.id])
+    choose(app, "workspace_tokenizers", ["o200k_base", own.id])
     assert set(metrics(app)) == {"o200k_base", "my gpt2"}
     assert _live_box_data(app)["counts"] is None  # the route does not reach a session's tokenizers
 
@@ -341,11 +359,11 @@ def test_two_versions_side_by_side_with_the_right_delta(app):
     long = "You are a helpful, friendly and very patient support assistant. Answer briefly."
     short = "You are a support assistant. Answer briefly."
     set_text(app, long)
-    app.text_input(key="counter_version_name").input("long").run()
-    app.button(key="counter_version_save").click().run()
+    app.text_input(key="workspace_version_name").input("long").run()
+    app.button(key="workspace_version_save").click().run()
     set_text(app, short)
-    app.text_input(key="counter_version_name").input("short").run()
-    app.button(key="counter_version_save").click().run()
+    app.text_input(key="workspace_version_name").input("short").run()
+    app.button(key="workspace_version_save").click().run()
     assert not app.exception
     table = _df(app, "Difference")
     o200k = builtin("o200k_base")

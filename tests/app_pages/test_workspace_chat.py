@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tests.app_pages.test_workspace import _chat
 from tests.conftest import builtin, token_views
+from tests.helpers.token_view import pane_segments
 from tests.picker_helpers import choose
-from tokenizer_core.tokenizers import pane_segments
 
 # Meta's published Llama 3.1 prompt format and its special token ids (128000 <|begin_of_text|>,
 # 128006 <|start_header_id|>, 128007 <|end_header_id|>, 128009 <|eot_id|>).
@@ -19,7 +19,7 @@ def _keys(at) -> list[str]:
 
 
 def test_chat_request_is_drawn_by_the_light_view_with_the_format_marked(app):
-    choose(app, "counter_tokenizers", ["llama-3.1"])
+    choose(app, "workspace_tokenizers", ["llama-3.1"])
     _chat(app, [("system", "Be brief."), ("user", f"Show {ATTACK} as text")])
     assert not [h for h in app.get("html") if "tw-tokens" in h.proto.body or ATTACK in h.proto.body]
     (view,) = token_views(app)
@@ -48,24 +48,24 @@ def test_chat_request_is_drawn_by_the_light_view_with_the_format_marked(app):
 
 
 def test_each_model_gets_its_own_keyed_view_and_whitespace_follows_the_text_view(app):
-    app.toggle(key="counter_ws").set_value(True).run()
-    choose(app, "counter_tokenizers", ["llama-3.1", "qwen"])
+    app.toggle(key="workspace_ws").set_value(True).run()
+    choose(app, "workspace_tokenizers", ["llama-3.1", "qwen"])
     _chat(app, [("user", "Hello there")])
     (view,) = token_views(app)
     assert view["ws"] is True  # the setting made in text mode carries over
     assert view["panes"][0]["title"] == "Llama 3.1-3.3 Instruct"
-    assert _keys(app)[-1].endswith("-counter_request_view_llama3_llama31")
-    picks = app.selectbox(key="counter_request_pick")
+    assert _keys(app)[-1].endswith("-workspace_request_view_llama3_llama31")
+    picks = app.selectbox(key="workspace_request_pick")
     picks.set_value(picks.options.index(next(o for o in picks.options if "Qwen" in o))).run()
     assert not app.exception
     (view,) = token_views(app)
     assert "Qwen" in view["panes"][0]["title"] and "<|im_start|>" in view["text"]
-    assert _keys(app)[-1].endswith("-counter_request_view_qwen_qwen3")
-    app.toggle(key="counter_ws").set_value(False).run()
+    assert _keys(app)[-1].endswith("-workspace_request_view_qwen_qwen3")
+    app.toggle(key="workspace_ws").set_value(False).run()
     assert token_views(app)[0]["ws"] is False
-    app.session_state["counter_mode"] = "text"
+    app.session_state["workspace_mode"] = "text"
     app.run()
-    assert app.toggle(key="counter_ws").value is False
+    assert app.toggle(key="workspace_ws").value is False
 
 
 def _message_captions(at, n: int) -> list[str]:
@@ -78,7 +78,7 @@ def test_every_message_count_is_labelled_with_its_models(app):
     """Issue 31 (9): message 1 showed 7 numbers for 9 names, messages 2-4 numbers with no names."""
     chat = [("system", "Be brief."), ("user", "Where is my order #90210?"), ("assistant", "Let me check."),
             ("user", "Thanks, and the invoice?")]  # fmt: skip
-    choose(app, "counter_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1"])
+    choose(app, "workspace_tokenizers", ["gpt-4o", "gpt-5", "llama-3.1"])
     _chat(app, chat)
     o200k, llama = builtin("o200k_base"), builtin("llama3")
     labels = _message_captions(app, len(chat))
@@ -95,7 +95,7 @@ def test_deepseek_v4_says_which_chats_it_counts_and_shows_no_empty_cells(app):
     """Issue 31 (10): four messages gave "no chat format known" and a row of "None" cells;
     DeepSeek V4's format is rendered for one optional system and one user message."""
     chat = [("system", "Be brief."), ("user", "Hi"), ("assistant", "Hello!"), ("user", "Bye")]
-    choose(app, "counter_tokenizers", ["deepseek-v4-pro", "gpt-4o"])
+    choose(app, "workspace_tokenizers", ["deepseek-v4-pro", "gpt-4o"])
     _chat(app, chat)
     table = next(df.value for df in app.dataframe if "Chat format" in df.value.columns)
     assert list(table["Models"]) == ["GPT-4o"]  # no row of empty cells for DeepSeek V4

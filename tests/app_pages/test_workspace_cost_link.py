@@ -8,8 +8,8 @@ import json
 from streamlit.testing.v1 import AppTest
 
 from tests.app_pages.test_prices import cost_table, source_total
-from tests.conftest import ENTRY, builtin
-from tokenizer_core.pricing.rates import round_money
+from tests.conftest import ENTRY, builtin, shown_counts
+from tokenizer_core.catalog.rates import round_money
 from tokenizer_core.workspace import pack_text
 from tokenizer_core.workspace.file import FORMAT
 from tokenizer_core.workspace.share import MAX_SHARED_TEXT_BYTES
@@ -34,8 +34,8 @@ def _param(at: AppTest, key: str) -> str | None:
 def test_a_link_brings_its_cost_inputs_and_the_table_costs_them():
     text = "Where is my order? It was due on Monday."
     at = _open({"tok": "gpt-4o", "z": pack_text(text), "out": "50", "cached": "0", "req": "20"})
-    assert at.number_input(key="counter_out_tokens").value == 50
-    assert at.number_input(key="counter_requests").value == 20
+    assert at.number_input(key="workspace_out_tokens").value == 50
+    assert at.number_input(key="workspace_requests").value == 20
     row = cost_table(at).set_index("Model").loc["GPT-4o"]
     n = builtin("o200k_base").count(text)
     total = source_total("gpt-4o", n, 50)  # the table shows it rounded half up, as the page does
@@ -45,16 +45,16 @@ def test_a_link_brings_its_cost_inputs_and_the_table_costs_them():
 
 def test_changed_cost_inputs_go_into_the_link():
     at = _open({"tok": "gpt-4o"})
-    at.number_input(key="counter_requests").set_value(20).run()
-    at.number_input(key="counter_out_tokens").set_value(1_234).run()
+    at.number_input(key="workspace_requests").set_value(20).run()
+    at.number_input(key="workspace_out_tokens").set_value(1_234).run()
     assert not at.exception
     assert (_param(at, "req"), _param(at, "out")) == ("20", "1234")
 
 
 def test_a_link_with_cost_inputs_out_of_range_warns_and_keeps_the_defaults():
     at = _open({"tok": "gpt-4o", "req": "9" * 4_400, "out": "-1"})
-    assert at.number_input(key="counter_requests").value == 1_000
-    assert at.number_input(key="counter_out_tokens").value == 300
+    assert at.number_input(key="workspace_requests").value == 1_000
+    assert at.number_input(key="workspace_out_tokens").value == 300
     warned = " ".join(w.value for w in at.warning)
     assert "number of requests" in warned and "expected output tokens" in warned and len(warned) < 2_000
 
@@ -63,18 +63,18 @@ def test_a_workspace_file_brings_its_cost_inputs():
     at = _open({"tok": "gpt-4o"})
     doc = {"format": FORMAT, "version": 1, "models": ["gpt-4o"], "text": "hi",
            "costs": {"output_tokens": 77, "cached_tokens": 0, "requests": 42}}  # fmt: skip
-    at.file_uploader(key="counter_ws_file").set_value(
+    at.file_uploader(key="workspace_ws_file").set_value(
         ("c.json", json.dumps(doc).encode(), "application/json")
     )
     at.run()
     assert not at.exception
-    assert at.number_input(key="counter_out_tokens").value == 77
-    assert at.number_input(key="counter_requests").value == 42
+    assert at.number_input(key="workspace_out_tokens").value == 77
+    assert at.number_input(key="workspace_requests").value == 42
 
 
 def test_a_link_that_left_the_text_out_says_so_at_the_top_of_the_page_it_opens():
     sender = _open({"tok": "o200k_base"})
-    sender.session_state["counter_text"] = "x" * (MAX_SHARED_TEXT_BYTES + 1)
+    sender.session_state["workspace_text"] = "x" * (MAX_SHARED_TEXT_BYTES + 1)
     sender.run()
     link = {k: _param(sender, k) for k in ("tok", "cut")}
     assert link["cut"] == "z"
@@ -85,3 +85,21 @@ def test_a_link_that_left_the_text_out_says_so_at_the_top_of_the_page_it_opens()
     title = next(i for i, b in enumerate(blocks) if type(b).__name__ == "Title")
     shown = next(i for i, b in enumerate(blocks) if "leaves out" in str(getattr(b, "value", "")))
     assert shown <= title + 3  # right under the title and its caption, above the models
+
+
+def test_a_workspace_file_with_models_redraws_the_picker_and_counts_them():
+    """The picker is outside the workspace's fragment: loading a file that chooses models reruns
+    the whole page from the upload's callback (no flag left for the fragment to pick up)."""
+    from tests.picker_helpers import picker_data
+
+    at = _open({"tok": "gpt-4o"})
+    doc = {"format": FORMAT, "version": 1, "models": ["cl100k_base", "r50k_base"], "text": "hello world"}
+    at.file_uploader(key="workspace_ws_file").set_value(
+        ("m.json", json.dumps(doc).encode(), "application/json")
+    )
+    at.run()
+    assert not at.exception
+    assert picker_data(at, "workspace_tokenizers")["chosen"] == ["cl100k_base", "r50k_base"]
+    counts = shown_counts(at)
+    assert counts["cl100k_base"] == f"{builtin('cl100k_base').count('hello world'):,}"
+    assert "workspace_full_rerun" not in at.session_state and "counter_full_rerun" not in at.session_state

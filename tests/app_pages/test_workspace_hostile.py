@@ -83,8 +83,8 @@ def test_deeply_nested_tools_from_a_link_are_left_out_and_the_text_is_kept(error
     _clean(at, errors_logged)
     assert [w for w in _warnings(at) if w.startswith("Shared link: chat tools:") and TOO_DEEP in w]
     assert f"The tools are {TOO_DEEP}." in _errors(at)  # in the editor, by the tools box
-    assert at.session_state["counter_chat_tools"] == DEEP  # the text is kept as it came
-    at.session_state["counter_chat_tools"] = "[" * 5_000  # typed or pasted: the same answer
+    assert at.session_state["workspace_chat_tools"] == DEEP  # the text is kept as it came
+    at.session_state["workspace_chat_tools"] = "[" * 5_000  # typed or pasted: the same answer
     at.run()
     _clean(at, errors_logged)
     assert f"The tools are {TOO_DEEP}." in _errors(at)
@@ -101,7 +101,7 @@ def test_malformed_versions_in_a_link_are_left_out_one_warning_per_bad_field(err
     at = _open({"tok": "gpt-4o", "zv": pack_text(json.dumps(BAD_VERSIONS))})
     _clean(at, errors_logged)
     warnings = _warnings(at)
-    loads = [b for b in at.button if (b.key or "").startswith("counter_version_load_")]
+    loads = [b for b in at.button if (b.key or "").startswith("workspace_version_load_")]
     for button in loads:  # the first button used to meet the unchecked "poem" version
         button.click().run()
         _clean(at, errors_logged)
@@ -110,27 +110,27 @@ def test_malformed_versions_in_a_link_are_left_out_one_warning_per_bad_field(err
         'Shared link: version 2 left out: "name" must be text, not the number 5',
     ]
     assert len(loads) == 1  # only the good version is there to load
-    assert at.session_state["counter_text"] == "Where is my order?"
-    at.button(key="counter_version_rm_0").click().run()
+    assert at.session_state["workspace_text"] == "Where is my order?"
+    at.button(key="workspace_version_rm_0").click().run()
     _clean(at, errors_logged)
-    assert not [b for b in at.button if (b.key or "").startswith("counter_version_load_")]
+    assert not [b for b in at.button if (b.key or "").startswith("workspace_version_load_")]
 
 
 def test_a_link_with_too_many_messages_or_versions_is_cut_to_the_caps(errors_logged):
     messages = [["user", ""]] * 120  # 1,440 bytes of JSON, 70 bytes packed
     at = _open({"tok": "gpt-4o", "mode": "chat", "zm": pack_text(json.dumps(messages))})
     _clean(at, errors_logged)
-    assert len(at.session_state["counter_chat_msgs"]) == MAX_MESSAGES
+    assert len(at.session_state["workspace_chat_msgs"]) == MAX_MESSAGES
     assert any(f"the chat has 120 messages; the first {MAX_MESSAGES} are kept" in w for w in _warnings(at))
-    assert at.button(key="counter_chat_add").disabled
+    assert at.button(key="workspace_chat_add").disabled
     versions = [{}] * 1_000  # 3,000 bytes of JSON
     at = _open({"tok": "gpt-4o", "zv": pack_text(json.dumps(versions))})
     _clean(at, errors_logged)
-    assert len(at.session_state["counter_versions"]) == MAX_VERSIONS
+    assert len(at.session_state["workspace_versions"]) == MAX_VERSIONS
     assert any(
         f"there are 1,000 saved versions; the first {MAX_VERSIONS} are kept" in w for w in _warnings(at)
     )
-    assert at.button(key="counter_version_save").disabled
+    assert at.button(key="workspace_version_save").disabled
 
 
 def test_tool_names_are_shown_literally_never_as_markdown(errors_logged):
@@ -142,7 +142,7 @@ def test_tool_names_are_shown_literally_never_as_markdown(errors_logged):
     assert caption.replace("\\", "").replace("\u2060", "") == f"1 tool: {MARKDOWN_NAME}"
     # and in an error that quotes the name
     bad = json.dumps([{"name": MARKDOWN_NAME, "parameters": {"type": "object", "properties": 5}}])
-    at.session_state["counter_chat_tools"] = bad
+    at.session_state["workspace_chat_tools"] = bad
     at.run()
     _clean(at, errors_logged)
     (error,) = [e.value for e in at.error if "properties" in e.value]
@@ -159,7 +159,7 @@ def test_a_users_tokenizer_failing_on_a_saved_version_is_left_out_others_go_on(e
         {"tok": "o200k_base", "z": pack_text("hello"), "zv": pack_text(json.dumps(versions))},
         session_tokenizers={bad.id: bad},
     )
-    choose(at, "counter_tokenizers", ["o200k_base", bad.id])
+    choose(at, "workspace_tokenizers", ["o200k_base", bad.id])
     _clean(at, errors_logged)
     assert NAME.replace("\\", "") in _errors(at) and "gives up on this text" in _errors(at)
     table = next(df.value for df in at.dataframe if "Difference" in df.value.columns)
@@ -170,7 +170,7 @@ def test_a_users_tokenizer_failing_on_a_saved_version_is_left_out_others_go_on(e
 
 
 def _upload(at: AppTest, name: str, data: bytes) -> AppTest:
-    at.file_uploader(key="counter_ws_file").set_value((name, data, "application/json")).run()
+    at.file_uploader(key="workspace_ws_file").set_value((name, data, "application/json")).run()
     return at
 
 
@@ -179,10 +179,10 @@ def test_a_workspace_file_with_bad_values_loads_the_rest_and_says_what_was_left_
            "messages": [["user", "hi"], ["boss", "x"]], "tools": "", "versions": BAD_VERSIONS}  # fmt: skip
     at = _upload(_open({}), "ws.json", json.dumps(doc).encode())
     _clean(at, errors_logged)
-    assert at.session_state["counter_text"] == "From the file."
-    assert [v.name for v in at.session_state["counter_versions"]] == ["good"]
+    assert at.session_state["workspace_text"] == "From the file."
+    assert [v.name for v in at.session_state["workspace_versions"]] == ["good"]
     assert [s.value for s in at.success] == ["Loaded ws\\.json: 1 version\\."]
-    assert at.session_state["counter_ws_expander"] is True  # the answer stays in view
+    assert at.session_state["workspace_ws_expander"] is True  # the answer stays in view
     shown = _warnings(at)
     assert 'ws.json: version 1 left out: "kind" must be "text" or "chat", not \'poem\'' in shown
     assert 'ws.json: version 2 left out: "name" must be text, not the number 5' in shown
@@ -217,14 +217,14 @@ def test_the_share_note_on_own_tokenizers_only_when_one_is_chosen(errors_logged)
 
     mine = tokenizer_from_hf_json(_hf_json(), name="Mine")
     at = _open({"tok": "gpt-4o"}, session_tokenizers={mine.id: mine})
-    choose(at, "counter_tokenizers", ["gpt-4o", mine.id])
+    choose(at, "workspace_tokenizers", ["gpt-4o", mine.id])
     _clean(at, errors_logged)
     assert note(at)
 
 
 def test_the_share_section_says_what_the_link_left_out(errors_logged):
     at = _open({"tok": "gpt-4o"})
-    at.session_state["counter_text"] = "word " * 1_000  # 5,000 bytes
+    at.session_state["workspace_text"] = "word " * 1_000  # 5,000 bytes
     at.run()
     _clean(at, errors_logged)
     notes = " ".join(c.value for c in at.caption).replace("\\", "")
@@ -240,9 +240,9 @@ def test_every_model_chosen_makes_a_link_that_names_the_first_and_says_so(errors
 
     every = known_choice_ids()
     at = _open({"tok": "gpt-4o"})
-    choose(at, "counter_tokenizers", every)
+    choose(at, "workspace_tokenizers", every)
     _clean(at, errors_logged)
-    chosen = [i for i in at.session_state["counter_tokenizers"] if i in every]
+    chosen = [i for i in at.session_state["workspace_tokenizers"] if i in every]
     kept = at.query_params["tok"].split(",")
     assert 100 < len(kept) < len(chosen) and kept == chosen[: len(kept)]  # the first chosen
     notes = " ".join(c.value for c in at.caption).replace("\\", "")
@@ -256,7 +256,7 @@ def test_half_an_emoji_in_a_link_is_counted_as_u_fffd(errors_logged):
     at = _open({"tok": "gpt-4o", "z": pack_text("half an emoji: \ud83d")})
     _clean(at, errors_logged)
     whole = "half an emoji: \ufffd"
-    assert at.session_state["counter_text"] == whole
+    assert at.session_state["workspace_text"] == whole
     assert shown_counts(at)["o200k_base"] == f"{builtin('o200k_base').count(whole):,}"
 
 
@@ -283,6 +283,6 @@ def test_a_workspace_file_with_prices_out_of_type_or_range_loads_with_a_short_no
     doc = {"format": FORMAT, "version": 1, "models": ["gpt-4o"], "text": "From the file.", "prices": prices}
     at = _upload(_open({}), "prices.json", json.dumps(doc).encode())
     _clean(at, errors_logged)
-    assert at.session_state["counter_text"] == "From the file."
+    assert at.session_state["workspace_text"] == "From the file."
     shown = "\n".join(_warnings(at))
     assert fragment in shown and len(shown) < 2_000

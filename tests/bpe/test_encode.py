@@ -7,16 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core import BPEError, BPEModel, BPEOptions, train_bpe, trained_tokenizer
-from tokenizer_core.bpe import (
-    BPE_PRESETS,
-    BPETokenizer,
-    MergeEncoder,
-    export_agreement,
-    probe_bpe,
-    tiktoken_problem,
-    to_tiktoken,
-)
-from tokenizer_core.bpe.encode import tiktoken_ranks
+from tokenizer_core.bpe import BPE_PRESETS, MergeEncoder, export_agreement, probe_bpe, tiktoken_problem
+from tokenizer_core.bpe.encode import BPETokenizer, tiktoken_ranks, to_tiktoken
 from tokenizer_core.tokenizers import TiktokenTokenizer
 
 PROSE = BPE_PRESETS["English prose (4 KB)"].corpus()
@@ -148,7 +140,7 @@ def test_ranks_are_validated_before_tiktoken_is_called():
 
 def _hand_model(pairs: list[tuple[bytes, bytes]], words: tuple[str, ...] = ()) -> BPEModel:
     """A byte-level model with the given merges (as a saved file could hold them)."""
-    from tokenizer_core.bpe import MergeStep
+    from tokenizer_core.bpe.model import MergeStep
 
     base = tuple(bytes([i]) for i in range(256))
     steps, ids = [], {s: i for i, s in enumerate(base)}

@@ -13,16 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core import BPEError, BPEOptions, train_bpe
-from tokenizer_core.bpe import (
-    BPE_PRESETS,
-    BPETrainer,
-    MergeEncoder,
-    count_words,
+from tokenizer_core.bpe import BPE_PRESETS, BPETrainer, MergeEncoder, count_words, with_steps
+from tokenizer_core.bpe.model import (
+    cut_long_words,
     parse_word_counts,
-    with_steps,
+    pieces_with_offsets,
+    pretokenize,
     word_counts,
 )
-from tokenizer_core.bpe.model import cut_long_words, pieces_with_offsets, pretokenize
 from tokenizer_core.bpe.reference import train_reference
 
 

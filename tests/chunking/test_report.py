@@ -18,10 +18,10 @@ from tokenizer_core.chunking import (
     chunk_table,
     chunks_to_csv,
     chunks_to_jsonl,
-    first_words,
     limit_warning,
     load_chunk_sample,
 )
+from tokenizer_core.chunking.report import first_words
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tokenizer_core.chunking import CHUNK_SAMPLES, load_chunk_sample, markdown_blocks, suited_strategy
+from tokenizer_core.chunking import CHUNK_SAMPLES, load_chunk_sample, suited_strategy
+from tokenizer_core.chunking.cuts import markdown_blocks
 
 
 def test_samples_are_what_they_say():

@@ -6,7 +6,8 @@ import pytest
 
 from tests.conftest import builtin
 from tokenizer_core import ChunkSettingsError, chunk_text
-from tokenizer_core.chunking import overlap_from_percent, overlap_tokens, validate_settings
+from tokenizer_core.chunking import overlap_tokens, validate_settings
+from tokenizer_core.chunking.settings import overlap_from_percent
 
 
 @pytest.fixture

@@ -7,14 +7,8 @@ import re
 
 from tests.conftest import builtin
 from tokenizer_core import chunk_text
-from tokenizer_core.chunking import (
-    Chunk,
-    chunk_colour,
-    chunk_legend_html,
-    chunks_html,
-    long_document,
-    view_window,
-)
+from tokenizer_core.chunking import Chunk, chunk_legend_html, chunks_html, long_document, view_window
+from tokenizer_core.chunking.view import chunk_colour
 
 
 def source_text(fragment: str) -> str:

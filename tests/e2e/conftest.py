@@ -29,7 +29,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # A count on a page: a card of the workspace's (tokenizer_core/workspace/count_cards.py) or a
 # metric (the other pages); inside one, its value and its label (take the first match: a
 # metric holds Markdown of its own).
-COUNT = ".st-key-counter_counts [data-testid=stMarkdown], [data-testid=stMetric]"
+COUNT = ".st-key-workspace_counts [data-testid=stMarkdown], [data-testid=stMetric]"
 COUNT_VALUE = "h3, [data-testid=stMetricValue]"
 COUNT_LABEL = "[data-testid=stMarkdownContainer] > p:first-child, [data-testid=stMetricLabel]"
 CHROMIUM_ARGS = [

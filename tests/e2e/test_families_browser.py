@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import builtin
 from tests.e2e.conftest import COUNT, COUNT_VALUE
-from tokenizer_core.workspace import count_chat, pack_text
+from tests.helpers.chat import count_chat
+from tokenizer_core.workspace import pack_text
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import builtin
 from tests.e2e.conftest import COUNT, COUNT_VALUE
-from tokenizer_core.workspace.count_cards import read_count_card
+from tests.helpers.count_cards import read_count_card
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +52,7 @@ def _type(app, text: str):
     box.fill(text)
     want = f"{builtin('o200k_base').count(text):,}"
     app.page.wait_for_function(
-        "(want) => [...document.querySelectorAll('.st-key-counter_counts h3')].some(m => m.innerText.trim() === want)",
+        "(want) => [...document.querySelectorAll('.st-key-workspace_counts h3')].some(m => m.innerText.trim() === want)",
         arg=want,
     )
     app.settle()

@@ -1,5 +1,5 @@
 """A fresh tab in a real Chromium: the counts come first, the rest once the page says they are shown
-(ui/workspace/first_view.py), and then the whole page is there."""
+(ui/fast_first.py, `FastFirst.first_view`), and then the whole page is there."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import builtin
 from tests.e2e.conftest import COUNT, COUNT_VALUE
+from tests.helpers.count_cards import read_count_card
 from tokenizer_core.tokenizers import load_sample
-from tokenizer_core.workspace.count_cards import read_count_card
 
 pytestmark = pytest.mark.e2e
 

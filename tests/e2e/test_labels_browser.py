@@ -24,7 +24,7 @@ SHORTENED = r"""() => {
   const out = [];
   for (const e of main.querySelectorAll('input[role="combobox"]'))
     if (seen(e) && e.value && e.scrollWidth > e.clientWidth + 1) out.push('value: ' + e.value);
-  for (const e of main.querySelectorAll('[data-testid="stWidgetLabel"] p, [data-testid="stWidgetLabel"] label, button p, [data-testid="stMetricLabel"] p, .st-key-counter_counts [data-testid="stMarkdownContainer"] > p:first-child'))
+  for (const e of main.querySelectorAll('[data-testid="stWidgetLabel"] p, [data-testid="stWidgetLabel"] label, button p, [data-testid="stMetricLabel"] p, .st-key-workspace_counts [data-testid="stMarkdownContainer"] > p:first-child'))
     if (seen(e) && !e.closest('[class*="st-key-icons_"]') && e.scrollWidth > e.clientWidth + 1) out.push('label: ' + e.innerText.trim());
   // an input wider than its column runs under the next one (and hides its buttons)
   for (const w of main.querySelectorAll('[data-testid="stSelectbox"], [data-testid="stMultiSelect"], [data-testid="stNumberInput"], [data-testid="stTextInput"]'))

@@ -17,7 +17,7 @@ DEFAULT = ["o200k_base", "cl100k_base", "llama3"]  # the default models' tokeniz
 
 # Every number each card shows, in order (the values a card passes through, not only its last).
 WATCH = """() => { window.__twShown = [];
-  const cards = () => [...document.querySelectorAll('.st-key-counter_counts [data-testid=stMarkdown]')];
+  const cards = () => [...document.querySelectorAll('.st-key-workspace_counts [data-testid=stMarkdown]')];
   const note = () => cards().forEach((card, i) => {
     const h = card.querySelector('h3'); const seen = window.__twShown;
     if (h && !seen.some(([j, v]) => j === i && v === h.innerText.trim()) ) seen.push([i, h.innerText.trim()]);

@@ -91,7 +91,7 @@ def test_a_hostile_name_is_shown_as_typed_on_the_count_card(app_page):
     expect(card.locator(COUNT_VALUE)).to_have_text(f"{load_builtin('r50k_base').count(text):,}")
     main = app_page.main
     assert main.locator("img[src=x], a[href*='evil'], .katex").count() == 0
-    assert main.locator(".st-key-counter_counts :is(strong, em, a[href*=evil])").count() == 0
+    assert main.locator(".st-key-workspace_counts :is(strong, em, a[href*=evil])").count() == 0
     assert app_page.page.evaluate("() => window.__twPwned") is None
     assert not app_page.exceptions()
 

@@ -47,17 +47,17 @@ def test_the_workspace_keeps_a_long_prompt_models_settings_and_versions(app_page
     """The issue's case: a 6.5 KB prompt (over the share link's 4,000 bytes) is back after F5."""
     app = app_page
     app.goto("")
-    d.unpick(app, "counter_tokenizers", "GPT-4")
-    d.pick(app, "counter_tokenizers", "Qwen3", typed="Qwen3")
+    d.unpick(app, "workspace_tokenizers", "GPT-4")
+    d.pick(app, "workspace_tokenizers", "Qwen3", typed="Qwen3")
     prompt = "You are a careful assistant. Answer in three short sentences.\n" * 105
     assert 6_400 < len(prompt.encode()) < 6_700
-    d.live_text(app, "counter_text", prompt)
-    d.number(app, "counter_out_tokens", 777)
-    d.flip(app, "counter_ws")
-    d.text(app, "counter_version_name", "first draft")
+    d.live_text(app, "workspace_text", prompt)
+    d.number(app, "workspace_out_tokens", 777)
+    d.flip(app, "workspace_ws")
+    d.text(app, "workspace_version_name", "first draft")
     app.run(lambda: app.main.get_by_role("button", name="Save the prompt as a version").click())
     now = d.settings(app)
-    assert now["counter_text_live_box"] == prompt
+    assert now["workspace_text_live_box"] == prompt
     reload(app)
     comes_back(app, now)
     expect(app.main.get_by_text("first draft").first).to_be_visible()

@@ -183,45 +183,45 @@ def test_prompt_workspace(app_page):
     sidebar = '[data-testid="stSidebar"]'
     app.page.get_by_test_id("stSidebar").get_by_text("Your own tokenizers").click()
     side_start = d.settings(app, root=sidebar)
-    d.unpick(app, "counter_tokenizers", "GPT-4")
-    d.pick(app, "counter_tokenizers", "Qwen3", typed="Qwen3")
-    d.choose(app, "counter_ctx", "Custom...")
-    d.number(app, "counter_ctx_custom", 50_000)
-    d.choose(app, "counter_sample", "Python code")
+    d.unpick(app, "workspace_tokenizers", "GPT-4")
+    d.pick(app, "workspace_tokenizers", "Qwen3", typed="Qwen3")
+    d.choose(app, "workspace_ctx", "Custom...")
+    d.number(app, "workspace_ctx_custom", 50_000)
+    d.choose(app, "workspace_sample", "Python code")
     app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
-    long = (d.settings(app)["counter_text_live_box"] + "\n") * 12  # over 12,000 characters: shown in parts
+    long = (d.settings(app)["workspace_text_live_box"] + "\n") * 12  # over 12,000 characters: shown in parts
     assert 12_000 < len(long) < 30_000
-    d.live_text(app, "counter_text", long)
-    d.number(app, "counter_part", 2)
-    d.flip(app, "counter_special")
-    d.segment(app, "counter_view", "Token IDs")
-    d.flip(app, "counter_ws")
-    d.flip(app, "counter_diff")
-    d.number(app, "counter_out_tokens", 777)
-    d.number(app, "counter_requests", 5_000)
-    d.number(app, "counter_cached_tokens", 300)
-    d.segment(app, "counter_price_rate", "Batch")
+    d.live_text(app, "workspace_text", long)
+    d.number(app, "workspace_part", 2)
+    d.flip(app, "workspace_special")
+    d.segment(app, "workspace_view", "Token IDs")
+    d.flip(app, "workspace_ws")
+    d.flip(app, "workspace_diff")
+    d.number(app, "workspace_out_tokens", 777)
+    d.number(app, "workspace_requests", 5_000)
+    d.number(app, "workspace_cached_tokens", 300)
+    d.segment(app, "workspace_price_rate", "Batch")
     for name in ("v1", "v2"):
-        d.text(app, "counter_version_name", name)
+        d.text(app, "workspace_version_name", name)
         app.run(lambda: app.main.get_by_role("button", name="Save the prompt as a version").click())
-    d.text(app, "counter_version_name", "draft")
-    d.choose(app, "counter_cmp_a", "v2")
-    d.choose(app, "counter_cmp_b", "v1")
-    d.choose(app, "counter_cmp_tok", "Llama 3")
+    d.text(app, "workspace_version_name", "draft")
+    d.choose(app, "workspace_cmp_a", "v2")
+    d.choose(app, "workspace_cmp_b", "v1")
+    d.choose(app, "workspace_cmp_tok", "Llama 3")
     text_mode = d.settings(app)
-    assert d.changed(start, text_mode) == ["counter_mode"]  # set below
+    assert d.changed(start, text_mode) == ["workspace_mode"]  # set below
 
-    d.segment(app, "counter_mode", "Chat request")
+    d.segment(app, "workspace_mode", "Chat request")
     # the baseline of a widget drawn in both modes is its value at the start (or: set in text mode)
     chat_start = {**d.settings(app), **{k: "set in text mode" for k in text_mode}, **start}
     first, second = messages(app)
-    d.choose(app, f"counter_chat_role_{first}", "Developer")
-    d.live_text(app, f"counter_chat_text_{first}", "Answer in one sentence.")
-    d.choose(app, f"counter_chat_role_{second}", "Assistant")
-    d.live_text(app, f"counter_chat_text_{second}", "Your order ships on Friday.")
+    d.choose(app, f"workspace_chat_role_{first}", "Developer")
+    d.live_text(app, f"workspace_chat_text_{first}", "Answer in one sentence.")
+    d.choose(app, f"workspace_chat_role_{second}", "Assistant")
+    d.live_text(app, f"workspace_chat_text_{second}", "Your order ships on Friday.")
     app.main.get_by_text("Tools (function definitions, JSON Schema)").click()
-    d.text(app, "counter_chat_tools", '[{"name": "get_weather", "parameters": {"type": "object"}}]')
-    d.choose(app, "counter_request_pick", re.compile(r"^Qwen3\b"))
+    d.text(app, "workspace_chat_tools", '[{"name": "get_weather", "parameters": {"type": "object"}}]')
+    d.choose(app, "workspace_request_pick", re.compile(r"^Qwen3\b"))
     chat_mode = d.settings(app)
     assert d.changed(chat_start, chat_mode) == []
 
@@ -233,13 +233,13 @@ def test_prompt_workspace(app_page):
 
     round_trip(app, "Prompt workspace", chat_mode)
     assert d.settings(app, root=sidebar) == side
-    d.segment(app, "counter_mode", "Text")
-    assert d.settings(app) == {**text_mode, "counter_mode": ["Text"]}
+    d.segment(app, "workspace_mode", "Text")
+    assert d.settings(app) == {**text_mode, "workspace_mode": ["Text"]}
     d.radio(app, "custom_tok_kind", ".tiktoken")
     assert d.settings(app, root=sidebar)["custom_tok_pattern"] == "Llama 3"
 
 
 def messages(app) -> list[str]:
     """The ids of the chat's messages, in order (their widgets' keys end with them)."""
-    roles = [k for k in d.settings(app) if k.startswith("counter_chat_role_")]  # in page order
+    roles = [k for k in d.settings(app) if k.startswith("workspace_chat_role_")]  # in page order
     return [k.rsplit("_", 1)[1] for k in roles]

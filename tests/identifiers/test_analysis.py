@@ -9,7 +9,6 @@ import pytest
 
 from tests.conftest import builtin
 from tokenizer_core.identifiers import (
-    KIND_PRIORITY,
     analyse_identifiers,
     extract_identifiers,
     filter_rows,
@@ -17,14 +16,13 @@ from tokenizer_core.identifiers import (
     identifiers_csv,
     load_code_file,
     naming_costs,
-    rewrite_code,
     rewrite_costs,
     split_identifier,
     style_summary,
-    token_cuts,
-    word_alignment,
 )
+from tokenizer_core.identifiers.analysis import KIND_PRIORITY, token_cuts, word_alignment
 from tokenizer_core.identifiers.greedy import GreedyTokenizer
+from tokenizer_core.identifiers.naming import rewrite_code
 
 REAL = ["o200k_base", "cl100k_base", "llama3"]
 SEED_CODE = "def calculate_total(items):\n    return getUserById(id) + response.json() + qx9_zz\n"

@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import builtin
-from tokenizer_core.identifiers import (
+from tokenizer_core.identifiers import layout_costs, load_code_file
+from tokenizer_core.identifiers.layout import (
+    code_line_starts,
+    comment_spans,
     detect_indentation,
-    layout_costs,
+    layout_stats,
     layout_variants,
-    lex,
-    load_code_file,
     reindent,
     remove_blank_lines,
     remove_spans,
 )
-from tokenizer_core.identifiers.layout import code_line_starts, comment_spans, layout_stats
+from tokenizer_core.identifiers.lexer import lex
 
 
 def test_detect_indentation():

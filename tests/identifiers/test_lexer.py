@@ -10,19 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.identifiers import (
+from tokenizer_core.identifiers import extract_identifiers, load_code_file
+from tokenizer_core.identifiers.languages import (
     LANGUAGE_IDS,
     UnknownLanguage,
-    code_sample_files,
     detect_language,
-    extract_identifiers,
     get_language,
     guess_language,
     language_from_filename,
-    lex,
-    load_code_file,
 )
-from tokenizer_core.identifiers.lexer import line_starts, position, scan_quoted
+from tokenizer_core.identifiers.lexer import lex, line_starts, position, scan_quoted
+from tokenizer_core.identifiers.samples import code_sample_files
 from tokenizer_core.tokenizers.textio import InputError
 
 

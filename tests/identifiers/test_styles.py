@@ -6,15 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer_core.identifiers import (
-    STYLES,
-    TARGET_STYLES,
-    classify_style,
-    convert_style,
-    split_identifier,
-    split_words,
-)
-from tokenizer_core.identifiers.styles import style_variants
+from tokenizer_core.identifiers import STYLES, TARGET_STYLES, split_identifier
+from tokenizer_core.identifiers.styles import classify_style, convert_style, split_words, style_variants
 
 SPLITS = [
     # the cases

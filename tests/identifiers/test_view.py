@@ -13,11 +13,9 @@ from tokenizer_core.identifiers import (
     analyse_identifiers,
     code_heatmap_html,
     code_view_window,
-    cost_colour,
     extract_identifiers,
     identifier_costs_html,
     layout_costs,
-    lex,
     load_code_file,
     pieces_html,
     rewrite_costs,
@@ -33,6 +31,8 @@ from tokenizer_core.identifiers.charts import (
     top_identifiers_chart,
 )
 from tokenizer_core.identifiers.greedy import GreedyTokenizer
+from tokenizer_core.identifiers.lexer import lex
+from tokenizer_core.identifiers.view import cost_colour
 
 PAYLOAD = "<img src=x onerror=alert(1)>"
 

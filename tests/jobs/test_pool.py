@@ -10,15 +10,8 @@ import pytest
 
 from tests import job_helpers as h
 from tokenizer_core import BPEError, BPEOptions, train_bpe
-from tokenizer_core.jobs import (
-    JobCancelled,
-    JobPool,
-    PoolBusy,
-    Progress,
-    WorkerDied,
-    report,
-    reporting_to,
-)
+from tokenizer_core.jobs import JobCancelled, JobPool, Progress, WorkerDied, report, reporting_to
+from tokenizer_core.jobs.errors import PoolBusy
 from tokenizer_core.tasks import train_bpe_task
 
 

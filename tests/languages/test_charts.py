@@ -8,7 +8,7 @@ from tests.conftest import builtin
 from tokenizer_core import language_table
 from tokenizer_core.languages import load_parallel_sample
 from tokenizer_core.languages.charts import cost_chart, premium_heatmap, tokens_chart
-from tokenizer_core.pricing import Workload, cost_table
+from tokenizer_core.languages.costs import Workload, cost_table
 
 
 def _data(spec: dict) -> list[dict]:
@@ -26,8 +26,8 @@ def catalog_prices(*names: str):
     """The catalog's prices of these models (by name), for a fixed day."""
     from datetime import date
 
-    from tokenizer_core.workspace.model_prices import model_price
-    from tokenizer_core.workspace.models import CATALOG
+    from tokenizer_core.catalog.entries import CATALOG
+    from tokenizer_core.catalog.prices import model_price
 
     return [model_price(m, on=date(2026, 12, 1)) for m in CATALOG if m.name in names]
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from tests.conftest import ALL_IDS, builtin
 from tests.languages.test_sample import NO_SPACES
 from tokenizer_core import InputError, Language, LanguageError, language_table
-from tokenizer_core.languages import premium, published_comparison, summarize
-from tokenizer_core.languages.premiums import language_order
+from tokenizer_core.languages import published_comparison, summarize
+from tokenizer_core.languages.premiums import language_order, premium
 
 
 def test_module_docstring_example_runs():

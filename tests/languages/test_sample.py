@@ -5,7 +5,8 @@ from __future__ import annotations
 import unicodedata
 
 from tests.languages.conftest import by_code
-from tokenizer_core.languages import detect_script, parallel_sample_info
+from tokenizer_core.languages import parallel_sample_info
+from tokenizer_core.languages.scripts import detect_script
 
 # The languages the page compares, with the ISO 639-1 code and the writing system each uses.
 REQUIRED = {

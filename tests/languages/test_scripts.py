@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tokenizer_core.languages import detect_script
+from tokenizer_core.languages.scripts import detect_script
 
 
 def test_detect_script_examples():

@@ -8,7 +8,8 @@ import pytest
 
 from tests.conftest import builtin
 from tests.languages.conftest import by_code
-from tokenizer_core.languages import language_tokens_html, split_marks
+from tokenizer_core.languages import split_marks
+from tokenizer_core.languages.view import language_tokens_html
 
 
 class _Tags(HTMLParser):

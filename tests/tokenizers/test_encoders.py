@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer_core import VocabularyError, tokenizer_from_hf_json, tokenizer_from_tiktoken_bytes
-from tokenizer_core.tokenizers import PATTERNS, known_vocab, load_sample, registry, vocab
+from tokenizer_core.tokenizers import PATTERNS, known_vocab, load_sample, registry, uploads, vocab
 from tokenizer_core.tokenizers.known_vocab import identify_tiktoken
 
 R50K_BYTES = (registry.DATA_DIR / "r50k_base.tiktoken").read_bytes()
@@ -150,7 +150,7 @@ def test_bad_tokenizer_json_gets_a_clear_error(data, message):
 
 
 def test_oversized_uploads_are_refused(monkeypatch):
-    monkeypatch.setattr(registry, "MAX_UPLOAD_BYTES", 10)
+    monkeypatch.setattr(uploads, "MAX_UPLOAD_BYTES", 10)
     with pytest.raises(VocabularyError, match="limit"):
         tokenizer_from_hf_json(b"{}" * 10, name="big")
     with pytest.raises(VocabularyError, match="limit"):

@@ -83,7 +83,7 @@ def _errors(at: AppTest) -> str:
 
 
 @pytest.mark.parametrize("page, text_key, tokenizer_key", [
-    ("counter", "counter_text", "counter_tokenizers"),
+    ("counter", "workspace_text", "workspace_tokenizers"),
     ("identifiers", "identifiers_text", "identifiers_tokenizers"),
 ])  # fmt: skip
 def test_two_tokenizers_selected_the_broken_one_gets_a_message_the_other_counts(

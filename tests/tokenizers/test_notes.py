@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tokenizer_core.tokenizers import MAX_NOTES, some_of, summarised
+from tokenizer_core.tokenizers import some_of, summarised
+from tokenizer_core.tokenizers.notes import MAX_NOTES
 
 
 def test_a_short_list_is_kept_as_it_is():

@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core import Segment
-from tokenizer_core.tokenizers import (
-    escape_markdown,
-    segments_html,
+from tokenizer_core.tokenizers import escape_markdown, segments_html
+from tokenizer_core.tokenizers.render import (
     token_background,
     token_class,
     token_css,

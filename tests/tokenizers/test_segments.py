@@ -9,8 +9,13 @@ from hypothesis import strategies as st
 
 from tests.conftest import ALL_IDS, builtin
 from tokenizer_core import Segment
-from tokenizer_core.tokenizers import segments_from_pieces, split_for_batch, unshared_boundaries, view_windows
-from tokenizer_core.tokenizers.segments import boundary_offsets, remap_segments, segments_from_offsets
+from tokenizer_core.tokenizers import split_for_batch, unshared_boundaries, view_windows
+from tokenizer_core.tokenizers.segments import (
+    boundary_offsets,
+    remap_segments,
+    segments_from_offsets,
+    segments_from_pieces,
+)
 
 # text that stresses byte-level tokenizers: multi-byte characters, joiners, marks, controls
 PIECES = list("ab Z09\n\t\r.,'<|>") + [

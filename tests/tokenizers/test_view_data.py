@@ -9,11 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
+from tests.helpers.token_view import pane_marks, pane_segments
 from tokenizer_core import Segment
 from tokenizer_core.tokenizers import (
     TokenPane,
-    pane_marks,
-    pane_segments,
     segments_html,
     token_view_data,
     unshared_boundaries,

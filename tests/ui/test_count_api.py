@@ -44,16 +44,18 @@ def test_it_answers_the_counts_stock_tiktoken_gives_in_the_order_asked(client, s
     assert special != plain.json()["tokens"]  # <|endoftext|>: one token, or several as text
 
 
-def test_what_it_counted_is_what_the_rerun_then_finds_counted(client):
+def test_what_it_counted_is_what_the_rerun_then_finds_counted(client, monkeypatch):
     from tests.conftest import builtin
     from tokenizer_core import count_table
-    from ui.state import cached_counts
+    from ui import counting
 
     text = TEXT * 3 + "a text counted by the route first"
     assert _ask(client, text=text, window=32_768).status_code == 200
     tok = builtin("o200k_base")
-    rows = cached_counts(text, ("o200k_base",), 32_768, False, [tok])
-    assert [r.tokens for r in rows] == [r.tokens for r in count_table(text, [tok], context_window=32_768)]
+    monkeypatch.setattr(type(tok), "count", lambda *a, **k: pytest.fail("counted again"))
+    rows = counting.counts(text, [tok], special=False, window=32_768, where=None)
+    monkeypatch.undo()
+    assert rows == count_table(text, [tok], context_window=32_768)
 
 
 def _body(**fields) -> bytes:

@@ -74,8 +74,8 @@ def test_same_trained_model_in_two_sessions_keeps_each_name():
     b_id = _train_and_register(bob, None)
     assert a_id == b_id  # same corpus and options: same model, so results may be shared...
     for at, page, key in [
-        (alice, "app_pages/workspace.py", "counter_tokenizers"),
-        (bob, "app_pages/workspace.py", "counter_tokenizers"),
+        (alice, "app_pages/workspace.py", "workspace_tokenizers"),
+        (bob, "app_pages/workspace.py", "workspace_tokenizers"),
         (alice, "app_pages/identifiers.py", "identifiers_tokenizers"),
         (bob, "app_pages/identifiers.py", "identifiers_tokenizers"),
     ]:
@@ -110,7 +110,7 @@ def test_same_tiktoken_file_with_another_pattern_counts_with_its_own_pattern():
     for at, tok in ((alice, a_tok), (bob, b_tok)):
         at.session_state["session_tokenizers"] = {tok.id: tok}
         _ok(at.run())
-        _ok(choose(at, "counter_tokenizers", [tok.id]))
+        _ok(choose(at, "workspace_tokenizers", [tok.id]))
     metrics = shown_counts(bob)
     assert metrics == {"bob r50k": f"{b_tok.count(text):,}"}
     assert "ALICE" not in _everything_shown(bob)

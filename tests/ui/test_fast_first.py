@@ -1,5 +1,6 @@
-"""A page's fast part first, the rest after (ui/fast_first.py), headless: when the fast part asks
-the browser for the rest, and that a run of the whole page never asks. The browser's half (the
+"""A page's fast part first, the rest after (ui/fast_first.py, `FastFirst`), headless: when the
+fast part asks the browser for the rest and for which parts, that a run of the whole page never
+asks, and that the parts are handed the page's state. The browser's half (the
 request sent once the counts are painted, the rest drawn) is in
 tests/e2e/test_fast_first_browser.py."""
 
@@ -14,19 +15,44 @@ from tokenizer_core.tokenizers import load_sample
 
 
 def _page() -> None:
+    from dataclasses import dataclass
+
     import streamlit as st
 
-    from ui.fast_first import ask_for_rest, rest_drawn, whole_run
+    from ui.fast_first import FastFirst
 
-    shows = st.session_state.get("shows", "a")
+    @dataclass(frozen=True)
+    class State:
+        text: str = ""
+
+        @property
+        def shows(self) -> str:
+            return self.text
+
+    page = FastFirst("t", State)
+
+    @page.fast("t_fast")
+    def fast() -> State:
+        return State(st.session_state.get("shows", "a"))
+
+    @page.part("t_rest")
+    def rest(state: State) -> None:
+        st.session_state["t_rest_saw"] = state.text
+        if st.session_state.get("fail"):
+            raise RuntimeError("the rest broke")
+
+    @page.part("t_other")
+    def other(state: State) -> None:
+        st.write(state.text)
+
     if st.session_state.get("fast_only"):  # stands in for a run of the fast part's fragment alone
-        ask_for_rest("t", shows, rest=["t_rest"])
+        fast()
     else:
-        with whole_run("t"):
-            ask_for_rest("t", shows, rest=["t_rest"])
-            if st.session_state.get("fail"):
-                raise RuntimeError("the rest broke")
-            rest_drawn("t", "t_rest", shows)
+        with page.whole():
+            fast()
+            rest()
+            if st.session_state.get("other", True):
+                other()
 
 
 def _tokens(at: AppTest) -> list:
@@ -40,11 +66,33 @@ def _tokens(at: AppTest) -> list:
     return out
 
 
+def _asked(at: AppTest) -> list:
+    for el in at.get("bidi_component"):
+        if el.proto.component_name.endswith("tw_fast_first"):
+            which = el.proto.WhichOneof("data")
+            data = json.loads(el.proto.json if which == "json" else el.proto.mixed.json)
+            if "token" in data:
+                return data["parts"]
+    return []
+
+
 def test_a_run_of_the_whole_page_never_asks_for_the_rest():
     at = AppTest.from_function(_page).run()
     assert _tokens(at) == [None]
-    assert at.session_state["t_rest_shows"] == "a"
+    assert at.session_state["t_rest_shows"] == "a" and at.session_state["t_rest_saw"] == "a"
     assert "t_rest_drawing" not in at.session_state
+
+
+def test_the_parts_asked_for_are_those_the_last_whole_run_drew():
+    at = AppTest.from_function(_page).run()
+    at.session_state["fast_only"], at.session_state["shows"] = True, "b"
+    at.run()
+    assert _asked(at) == ["t_rest", "t_other"]
+    at.session_state["fast_only"], at.session_state["other"] = False, False  # the page without that part
+    at.run()
+    at.session_state["fast_only"], at.session_state["shows"] = True, "c"
+    at.run()
+    assert _asked(at) == ["t_rest"]  # asking for a part not on the page would rerun it all
 
 
 def test_the_fast_part_asks_only_when_the_rest_shows_something_else():
@@ -69,13 +117,13 @@ def test_a_run_of_the_whole_that_broke_leaves_the_rest_behind():
     at.session_state["shows"], at.session_state["fail"] = "b", True
     at.run()
     assert at.exception and "t_rest_drawing" not in at.session_state
-    assert at.session_state["t_rest_shows"] == "a"
+    assert at.session_state["t_rest_shows"] == "a" and at.session_state["t_rest_saw"] == "b"
     at.session_state["fast_only"], at.session_state["fail"] = True, False
     at.run()
     assert _tokens(at)[0]  # so the next run of the fast part asks for it
 
 
-PARTS = ("counter_views", "counter_costs", "counter_sections")  # the home page's rest, each a fragment
+PARTS = ("workspace_views", "workspace_costs", "workspace_sections")  # the home page's rest, each a fragment
 
 
 def test_the_home_page_drawn_whole_records_what_its_rest_shows():
@@ -84,7 +132,7 @@ def test_the_home_page_drawn_whole_records_what_its_rest_shows():
     for part in PARTS:
         assert at.session_state[f"{part}_shows"] == (load_sample("mixed"), False)
     assert _tokens(at) == [None]
-    at.session_state["counter_text"] = "a new text"
+    at.session_state["workspace_text"] = "a new text"
     at.run()
     for part in PARTS:
         assert at.session_state[f"{part}_shows"] == ("a new text", False)

@@ -1,4 +1,4 @@
-"""A page's first view (ui/workspace/first_view.py) headless, and the server settings that keep reruns light.
+"""A page's first view (ui/fast_first.py, `FastFirst.first_view`) headless, and the server settings that keep reruns light.
 
 AppTest runs no JavaScript, so the browser's half (the signal that the counts are on screen) is
 in tests/e2e/test_first_view_browser.py; here: which runs hold, that a held run nobody answers
@@ -40,7 +40,7 @@ def _whole_page(at) -> None:
 
 
 class Clock:
-    """Stands in for the `time` module in ui/workspace/first_view.py: notes each wait of a held run."""
+    """Stands in for the `time` module in ui/fast_first.py: notes each wait of a held run."""
 
     def __init__(self) -> None:
         self.waits: list[float] = []
@@ -53,11 +53,11 @@ class Clock:
 
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
-    from ui.workspace import first_view
+    from ui import fast_first
 
     c = Clock()
-    monkeypatch.setattr(first_view, "time", c)
-    monkeypatch.setattr(first_view, "HOLD_SECONDS", 0.3)
+    monkeypatch.setattr(fast_first, "time", c)
+    monkeypatch.setattr(fast_first, "HOLD_SECONDS", 0.3)
     return c
 
 
@@ -75,7 +75,7 @@ def test_a_client_without_a_page_gets_the_whole_page_at_once(fresh_app, clock):
     assert not fresh_app.exception
     _whole_page(fresh_app)
     assert clock.waits == []  # AppTest sends no page address: nothing to wait for
-    assert fresh_app.session_state["counter_first_view"] == "done"
+    assert fresh_app.session_state["workspace_first_view"] == "done"
     assert not _signals(fresh_app)
 
 
@@ -85,7 +85,7 @@ def test_a_first_view_nobody_answers_draws_the_rest_after_the_hold(fresh_app, cl
     assert not fresh_app.exception
     assert clock.waits  # the first run held
     _whole_page(fresh_app)  # ... and, with no answer, drew everything itself
-    assert fresh_app.session_state["counter_first_view"] == "done"
+    assert fresh_app.session_state["workspace_first_view"] == "done"
     assert not _signals(fresh_app)  # the signal is gone once the page is whole
 
 
@@ -95,7 +95,7 @@ def test_the_first_view_holds_only_once_per_session(fresh_app, clock):
     held = len(clock.waits)
     assert held and not fresh_app.exception
     for text in ("one", "two"):
-        fresh_app.session_state["counter_text"] = text
+        fresh_app.session_state["workspace_text"] = text
         fresh_app.run()
         assert not fresh_app.exception and not _signals(fresh_app)
         assert _metrics(fresh_app)["o200k_base"] == str(builtin("o200k_base").count(text))

@@ -18,8 +18,8 @@ from tests.conftest import ALL_IDS, builtin
 from tests.picker_helpers import choose
 from tests.tokenizers.test_segments import tricky_text
 from tokenizer_core import Segment
-from tokenizer_core.tokenizers import TokenPane, segments_from_pieces, token_view_data
-from tokenizer_core.tokenizers.segments import boundary_offsets, resegment, token_count
+from tokenizer_core.tokenizers import TokenPane, token_view_data
+from tokenizer_core.tokenizers.segments import boundary_offsets, resegment, segments_from_pieces, token_count
 
 
 def spec_segments_from_pieces(ids, pieces, *, special_ids=frozenset(), offset=0) -> list[Segment]:
@@ -188,11 +188,11 @@ def test_typing_builds_the_counts_chart_once_per_set_of_tokenizers(app, monkeypa
 
     monkeypatch.setattr(view, "token_count_chart", charts.token_count_chart)
     for text in ("one", "one two", "one two three"):
-        app.session_state["counter_text"] = text
+        app.session_state["workspace_text"] = text
         app.run()
         assert not app.exception
     assert len(built) <= 1  # the spec is kept; only the counts change between keystrokes
-    choose(app, "counter_tokenizers", ["r50k_base", "qwen"])
+    choose(app, "workspace_tokenizers", ["r50k_base", "qwen"])
     assert not app.exception and built[-1:] == [2]  # other tokenizers: another chart
 
 
@@ -244,14 +244,14 @@ def test_a_keystroke_groups_only_the_tokens_it_changed(app, monkeypatch):
     from tokenizer_core.tokenizers import segments as module
 
     text = "Hello there, 😀 नमस्ते 你好. " * 200
-    app.session_state["counter_text"] = text
+    app.session_state["workspace_text"] = text
     app.run()
     grouped = []
     real = module.segments_from_pieces
     counted = lambda ids, *a, **k: grouped.append(len(ids)) or real(ids, *a, **k)  # noqa: E731
     monkeypatch.setattr(module, "segments_from_pieces", counted)
     monkeypatch.setattr(encoders, "segments_from_pieces", counted)  # what segments() calls
-    app.session_state["counter_text"] = text + "!"
+    app.session_state["workspace_text"] = text + "!"
     app.run()
     assert not app.exception
     assert grouped and max(grouped) < 10  # not the ~2,000 tokens of the text, per tokenizer

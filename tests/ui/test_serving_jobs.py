@@ -120,7 +120,7 @@ def test_a_killed_worker_is_reported_and_training_again_works_meanwhile_others_c
             os.kill(pid, signal.SIGKILL)
         other = Session(port)
         await other.open()
-        counted = await other.set(counter_text="Another person counts meanwhile.")
+        counted = await other.set(workspace_text="Another person counts meanwhile.")
         failed = await s.until(t0, timeout=120)
         again = await s.set(bpe_merges=30, bpe_corpus_text=corpus[:20_000], click="bpe_train", timeout=120)
         await s.close()
@@ -156,7 +156,7 @@ def test_cancel_stops_chunking_a_large_document_and_chunking_again_works(server)
         cancelled = await s.set(click="chunks_job_cancel", timeout=60)
         other = Session(port)
         await other.open()
-        counted = await other.set(counter_text="Another person counts meanwhile.")
+        counted = await other.set(workspace_text="Another person counts meanwhile.")
         again = await s.set(click="chunks_job_again", timeout=300)
         await s.close()
         await other.close()
@@ -191,7 +191,7 @@ def test_sessions_chunking_different_large_documents_at_once_each_see_their_own(
     async def counter():
         s = Session(port)
         await s.open()
-        r = await s.set(counter_text="Counted while three documents are chunked.")
+        r = await s.set(workspace_text="Counted while three documents are chunked.")
         await s.close()
         return r
 

@@ -64,8 +64,8 @@ def metrics(at) -> dict[str, str]:
 def test_counter_counts_with_it(with_own):
     at, own = with_own
     ok(at.run())
-    assert f"{own.info.name} (yours)" in picker_names(at, "counter_tokenizers")
-    ok(choose(at, "counter_tokenizers", ["o200k_base", own.id]))
+    assert f"{own.info.name} (yours)" in picker_names(at, "workspace_tokenizers")
+    ok(choose(at, "workspace_tokenizers", ["o200k_base", own.id]))
     assert metrics(at)[own.info.name] == f"{own.count(load_sample('mixed')):,}"
 
 
@@ -109,10 +109,10 @@ def test_removing_it_drops_it_from_every_choice(app):
     own = OWN["tiktoken"]()
     app.session_state["session_tokenizers"] = {own.id: own}
     ok(app.run())
-    ok(choose(app, "counter_tokenizers", ["o200k_base", own.id]))
+    ok(choose(app, "workspace_tokenizers", ["o200k_base", own.id]))
     app.session_state["session_tokenizers"] = {}
     ok(app.run())
-    assert picker_data(app, "counter_tokenizers")["chosen"] == ["o200k_base"]
+    assert picker_data(app, "workspace_tokenizers")["chosen"] == ["o200k_base"]
     ok(app.switch_page("app_pages/chunks.py").run())
     assert own.id not in app.selectbox(key="chunks_tokenizer").options
 

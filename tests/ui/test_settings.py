@@ -1,7 +1,9 @@
-"""Settings that stay put (ui/settings.py), on a small app of its own: every kind of setting widget
-keeps its value across a page switch, a closed tab and a mode switch inside a fragment; buttons,
-callbacks and values set through st.session_state behave as Streamlit documents them; and no
-"default value and Session State" warning is logged."""
+"""Settings that stay put (ui/settings.py), on a small app of its own made as the pages make their
+widgets (``persist_state="session"``, tabs through `kept_tabs`): every kind of setting widget keeps
+its value across a page switch, a closed tab and a mode switch inside a fragment; buttons,
+callbacks and values set through st.session_state behave as Streamlit documents them; no
+"default value and Session State" warning is logged; and without the argument the same app
+forgets. tests/test_streamlit_api.py checks that every page passes it."""
 
 from __future__ import annotations
 
@@ -17,14 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 ENTRY = """
 import streamlit as st
-from ui.settings import keep_settings
-
-keep_settings()
-nav = st.navigation([st.Page("page_a.py", title="A", default=True), st.Page("page_b.py", title="B", url_path="b")])
-nav.run()
-"""
-WITHOUT = """
-import streamlit as st
 
 nav = st.navigation([st.Page("page_a.py", title="A", default=True), st.Page("page_b.py", title="B", url_path="b")])
 nav.run()
@@ -32,28 +26,30 @@ nav.run()
 PAGE_A = """
 import datetime as dt
 import streamlit as st
+from ui.settings import kept_tabs
 
-st.toggle("Toggle", key="a_toggle")
-st.toggle("On by default", value=True, key="a_on")
-st.checkbox("Checkbox", key="a_check")
-st.radio("Radio", ["r1", "r2", "r3"], index=1, key="a_radio")
-st.selectbox("Select", ["s1", "s2", "s3"], index=2, key="a_select")
-st.multiselect("Multi", ["m1", "m2", "m3"], default=["m1"], key="a_multi")
-st.segmented_control("Segments", ["g1", "g2"], default="g1", key="a_segments")
-st.pills("Pills", ["p1", "p2", "p3"], selection_mode="multi", default=["p1"], key="a_pills")
-st.number_input("Number", 0, 1000, 300, key="a_number")
-st.number_input("Float", 0.0, 1.0, 0.5, key="a_float")
-st.text_input("Text", "hello", key="a_text")
-st.text_area("Area", "some text", key="a_area")
-st.slider("Slider", 0, 100, 15, key="a_slider")
-st.slider("Range", 0, 100, (10, 20), key="a_range")
-st.select_slider("Steps", ["low", "mid", "high"], value="mid", key="a_steps")
-st.date_input("Date", dt.date(2025, 1, 1), key="a_date")
-st.time_input("Time", dt.time(9, 30), key="a_time")
-st.color_picker("Colour", "#112233", key="a_colour")
+S = "session"
+st.toggle("Toggle", key="a_toggle", persist_state=S)
+st.toggle("On by default", value=True, key="a_on", persist_state=S)
+st.checkbox("Checkbox", key="a_check", persist_state=S)
+st.radio("Radio", ["r1", "r2", "r3"], index=1, key="a_radio", persist_state=S)
+st.selectbox("Select", ["s1", "s2", "s3"], index=2, key="a_select", persist_state=S)
+st.multiselect("Multi", ["m1", "m2", "m3"], default=["m1"], key="a_multi", persist_state=S)
+st.segmented_control("Segments", ["g1", "g2"], default="g1", key="a_segments", persist_state=S)
+st.pills("Pills", ["p1", "p2", "p3"], selection_mode="multi", default=["p1"], key="a_pills", persist_state=S)
+st.number_input("Number", 0, 1000, 300, key="a_number", persist_state=S)
+st.number_input("Float", 0.0, 1.0, 0.5, key="a_float", persist_state=S)
+st.text_input("Text", "hello", key="a_text", persist_state=S)
+st.text_area("Area", "some text", key="a_area", persist_state=S)
+st.slider("Slider", 0, 100, 15, key="a_slider", persist_state=S)
+st.slider("Range", 0, 100, (10, 20), key="a_range", persist_state=S)
+st.select_slider("Steps", ["low", "mid", "high"], value="mid", key="a_steps", persist_state=S)
+st.date_input("Date", dt.date(2025, 1, 1), key="a_date", persist_state=S)
+st.time_input("Time", dt.time(9, 30), key="a_time", persist_state=S)
+st.color_picker("Colour", "#112233", key="a_colour", persist_state=S)
 if st.session_state.get("a_mode", "x") == "x":
-    st.number_input("Shown in mode x only", 1, 10, 2, key="a_hidden")
-st.radio("Mode", ["x", "y"], key="a_mode")
+    st.number_input("Shown in mode x only", 1, 10, 2, key="a_hidden", persist_state=S)
+st.radio("Mode", ["x", "y"], key="a_mode", persist_state=S)
 st.button("Press", key="a_button")
 st.write("button", st.session_state.get("a_button"))
 
@@ -63,22 +59,24 @@ def bump() -> None:
 
 
 st.session_state.setdefault("a_by_callback", 5)
-st.number_input("Set by a callback", 0, 100, key="a_by_callback")
+st.number_input("Set by a callback", 0, 100, key="a_by_callback", persist_state=S)
 st.button("Set to 77", key="a_set", on_click=bump)
 st.number_input("Forgets on leaving", 0, 10, 1, key="a_page_only", persist_state="page")
-tabs = st.tabs(["one", "two"], key="a_tab", on_change="rerun")
+tabs = kept_tabs(["one", "two"], key="a_tab")
 if tabs[1].open:
     with tabs[1]:
-        st.number_input("In tab two", 0, 100, 3, key="a_tab_number")
+        st.number_input("In tab two", 0, 100, 3, key="a_tab_number", persist_state=S)
 
 
 @st.fragment
 def workspace() -> None:
-    mode = st.segmented_control("Fragment mode", ["text", "chat"], default="text", key="a_fmode") or "text"
+    mode = st.segmented_control(
+        "Fragment mode", ["text", "chat"], default="text", key="a_fmode", persist_state=S
+    ) or "text"
     if mode == "text":
-        st.toggle("Fragment toggle", value=True, key="a_ftoggle")
+        st.toggle("Fragment toggle", value=True, key="a_ftoggle", persist_state=S)
     else:
-        st.selectbox("Role", ["system", "user"], key="a_frole")
+        st.selectbox("Role", ["system", "user"], key="a_frole", persist_state=S)
 
 
 workspace()
@@ -86,6 +84,10 @@ st.file_uploader("Upload", key="a_upload")
 st.data_editor({"x": [1, 2]}, key="a_editor")
 st.dataframe({"y": [1, 2]}, key="a_table", on_select="rerun")
 """
+# Streamlit's default, which the app's widgets would have without the argument: forgotten on leaving
+FORGETFUL = PAGE_A.replace("persist_state=S", "persist_state=None").replace(
+    'kept_tabs(["one", "two"], key="a_tab")', 'st.tabs(["one", "two"], key="a_tab", on_change="rerun")'
+)
 PAGE_B = """
 import streamlit as st
 
@@ -140,9 +142,9 @@ def warnings():
         logger.removeHandler(handler)
 
 
-def make_app(tmp_path: Path, entry: str = ENTRY) -> AppTest:
-    (tmp_path / "entry.py").write_text(textwrap.dedent(entry))
-    (tmp_path / "page_a.py").write_text(textwrap.dedent(PAGE_A))
+def make_app(tmp_path: Path, page_a: str = PAGE_A) -> AppTest:
+    (tmp_path / "entry.py").write_text(textwrap.dedent(ENTRY))
+    (tmp_path / "page_a.py").write_text(textwrap.dedent(page_a))
     (tmp_path / "page_b.py").write_text(textwrap.dedent(PAGE_B))
     at = AppTest.from_file(str(tmp_path / "entry.py"), default_timeout=30)
     at.run()
@@ -187,18 +189,34 @@ def test_every_kind_of_setting_survives_a_page_switch(tmp_path, warnings):
     assert not [m for m in warnings if "default value" in m], warnings
 
 
-def test_without_it_the_same_app_forgets(tmp_path, monkeypatch):
-    """The test above fails without `keep_settings()`: Streamlit's own behaviour."""
-    from streamlit.runtime.state.session_state import SessionState
-
-    original = getattr(SessionState.register_widget, "__wrapped__", SessionState.register_widget)
-    monkeypatch.setattr(SessionState, "register_widget", original)  # as before keep_settings() ran
-    at = make_app(tmp_path, WITHOUT)
+def test_without_it_the_same_app_forgets(tmp_path):
+    """The test above fails without ``persist_state="session"`` and `kept_tabs`: Streamlit's default."""
+    at = make_app(tmp_path, FORGETFUL)
     at.number_input(key="a_number").set_value(42).run()
     at.toggle(key="a_on").set_value(False).run()
+    at.session_state["a_tab"] = "two"
+    at.run()
+    assert at.number_input(key="a_tab_number").value == 3
     away_and_back(at)
     assert at.number_input(key="a_number").value == 300
     assert at.toggle(key="a_on").value is True
+    assert "a_tab_number" not in [w.key for w in at.number_input]  # back on tab one
+
+
+def test_the_open_tab_is_kept_across_pages(tmp_path, warnings):
+    at = make_app(tmp_path)
+    assert "a_tab_number" not in [w.key for w in at.number_input]  # tab one is open at first
+    at.session_state["a_tab"] = "two"  # as a click on the tab does
+    at.run()
+    at.number_input(key="a_tab_number").set_value(42).run()
+    away_and_back(at)
+    assert at.session_state["a_tab"] == "two"
+    assert at.number_input(key="a_tab_number").value == 42
+    at.session_state["a_tab"] = "one"
+    at.run()
+    away_and_back(at)
+    assert "a_tab_number" not in [w.key for w in at.number_input]
+    assert not [m for m in warnings if "default value" in m], warnings
 
 
 def test_a_widget_hidden_on_its_own_page_keeps_its_value(tmp_path, warnings):
@@ -241,38 +259,3 @@ def test_callbacks_links_and_buttons_behave_as_in_streamlit(tmp_path, warnings):
     assert at.session_state["a_button"] is False  # a click is an event: never replayed
     assert at.number_input(key="a_page_only").value == 1  # persist_state="page" is left alone
     assert not [m for m in warnings if "default value" in m], warnings
-
-
-def test_which_widgets_keep_their_value(tmp_path, monkeypatch):
-    from streamlit.runtime.state.session_state import SessionState
-
-    from ui.settings import keep_settings, keeps_value
-
-    keep_settings()
-    seen: dict[str, bool] = {}
-    installed = SessionState.register_widget
-
-    def spy(self, metadata, user_key):
-        if user_key:
-            seen[user_key] = keeps_value(metadata, user_key)
-        return installed(self, metadata, user_key)
-
-    spy._tw_keeps_settings = True  # so that the app's own keep_settings() leaves the spy in place
-    monkeypatch.setattr(SessionState, "register_widget", spy)
-    make_app(tmp_path)
-    kept = {k for k, v in seen.items() if v}
-    others = {"a_hidden", "a_mode", "a_by_callback", "a_tab", "a_fmode", "a_ftoggle"}
-    assert {k for k, _, _ in SETTINGS} | others == kept
-    assert {"a_button", "a_set", "a_upload", "a_editor", "a_table", "a_page_only"} <= set(seen) - kept
-
-
-def test_installing_twice_wraps_once():
-    from streamlit.runtime.state.session_state import SessionState
-
-    from ui.settings import keep_settings
-
-    keep_settings()
-    first = SessionState.register_widget
-    keep_settings()
-    assert SessionState.register_widget is first
-    assert not getattr(first.__wrapped__, "_tw_keeps_settings", False)

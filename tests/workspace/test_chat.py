@@ -13,9 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
+from tests.helpers.chat import count_chat, count_chats
 from tokenizer_core import CHAT_FORMATS
-from tokenizer_core.workspace import chat_formats_for, chat_template_text, count_chat, count_chats
-from tokenizer_core.workspace.chat import QWEN25_DEFAULT_SYSTEM
+from tokenizer_core.workspace.chat import chat_formats_for, chat_template_text
+from tokenizer_core.workspace.qwen_chat import QWEN25_DEFAULT_SYSTEM
 
 USER, SYSTEM = "How many tokens is this?", "You are a terse assistant."
 

@@ -20,12 +20,11 @@ from tokenizer_core.workspace.chat import (
     CHAT_FORMATS,
     ChatRenderError,
     Message,
-    ToolsError,
     count_request,
-    openai_tool_tokens,
-    parse_tools,
     request_segments,
 )
+from tokenizer_core.workspace.openai_rule import openai_tool_tokens
+from tokenizer_core.workspace.tools import ToolsError, parse_tools
 
 TEMPLATES = json.loads(
     (Path(__file__).parents[1] / "data" / "chat_templates.json").read_text(encoding="utf-8")

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from tokenizer_core.workspace.count_cards import CountCard, count_card_markdown, read_count_card
+from tests.helpers.count_cards import read_count_card
+from tokenizer_core.workspace.count_cards import CountCard, count_card_markdown
 
 HOSTILE = [
     '<img src=x onerror="alert(1)">',

@@ -18,16 +18,16 @@ from hypothesis import strategies as st
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tests.conftest import builtin
+from tests.helpers.chat import count_chat
 from tests.refs import ref_file
+from tokenizer_core.catalog.entries import MODELS
 from tokenizer_core.workspace.chat import (
     CHAT_FORMATS,
     ChatRenderError,
     Message,
     chat_formats_for,
-    count_chat,
     count_request,
 )
-from tokenizer_core.workspace.models import MODELS
 
 CHAT = [
     Message("system", "You are a travel assistant.  Be brief.\n"),

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import builtin
+from tests.helpers.chat import count_chat, count_chats
 from tokenizer_core.tokenizers import registry
 from tokenizer_core.tokenizers.vocab import tiktoken_blob
-from tokenizer_core.workspace import count_chat, count_chats
 from tokenizer_core.workspace.chat import count_parts
 from tokenizer_core.workspace.harmony import (
     HarmonyMessage,

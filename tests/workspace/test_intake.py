@@ -14,20 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT, builtin
+from tokenizer_core.catalog.choices import picker_options
 from tokenizer_core.workspace import pack_text, read_share_params, unpack_text
-from tokenizer_core.workspace.chat import (
-    CHAT_FORMATS,
-    ChatRenderError,
-    Message,
-    ToolsError,
-    count_request,
-    parse_tools,
-)
+from tokenizer_core.workspace.chat import CHAT_FORMATS, ChatRenderError, Message, count_request
 from tokenizer_core.workspace.diff import diff_sections, sections_html, shorten
 from tokenizer_core.workspace.file import FORMAT, Workspace, WorkspaceError, load_workspace, save_workspace
 from tokenizer_core.workspace.intake import read_messages, read_version, read_versions
 from tokenizer_core.workspace.limits import MAX_DEPTH, MAX_MESSAGES, MAX_TOOLS, MAX_VERSIONS, nesting_depth
-from tokenizer_core.workspace.models import picker_options
 from tokenizer_core.workspace.share import (
     MAX_LINK_CHARS,
     MAX_SHARED_TEXT_BYTES,
@@ -35,6 +28,7 @@ from tokenizer_core.workspace.share import (
     longest_link,
     share_link,
 )
+from tokenizer_core.workspace.tools import ToolsError, parse_tools
 from tokenizer_core.workspace.versions import PromptVersion
 
 TOO_DEEP = f"nested too deeply (more than {MAX_DEPTH} levels)"

@@ -14,16 +14,11 @@ from hypothesis import strategies as st
 
 from tests.conftest import ROOT, builtin
 from tokenizer_core import CountRow, InputError, count_table, decode_text
-from tokenizer_core.tokenizers import load_sample, sample_names
-from tokenizer_core.workspace import (
-    pack_text,
-    read_share_params,
-    rows_to_csv,
-    share_params,
-    text_stats,
-    unpack_text,
-)
-from tokenizer_core.workspace.share import MAX_SHARED_TEXT_BYTES
+from tokenizer_core.tokenizers import load_sample
+from tokenizer_core.tokenizers.textio import sample_names
+from tokenizer_core.workspace import pack_text, read_share_params, rows_to_csv, unpack_text
+from tokenizer_core.workspace.counting import text_stats
+from tokenizer_core.workspace.share import MAX_SHARED_TEXT_BYTES, share_params
 
 
 def test_text_stats():

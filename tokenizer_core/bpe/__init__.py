@@ -10,21 +10,17 @@ tiktoken vocabulary) -> `view` (rows and escaped HTML for the page). `io` saves 
 """
 
 from .encode import (
-    BPETokenizer,
     MergeEncoder,
-    Probe,
     bpe_symbol_label,
     bpe_words_at_step,
     export_agreement,
     model_id,
     probe_bpe,
     tiktoken_problem,
-    to_tiktoken,
-    tokenizer_info,
     trained_tokenizer,
 )
 from .io import load_bpe_model, save_bpe_model
-from .limits import UNSPACED_MAX_CHARS, corpus_limit, unspaced_share
+from .limits import UNSPACED_MAX_CHARS, corpus_limit
 from .model import (
     MARKER_PRESETS,
     SYMBOL_KINDS,
@@ -32,22 +28,16 @@ from .model import (
     BPEError,
     BPEModel,
     BPEOptions,
-    MergeStep,
-    PairCount,
     count_words,
-    parse_word_counts,
     plural,
     pretokenizer_labels,
-    word_counts,
 )
-from .presets import BPE_PRESETS, BPEPreset
+from .presets import BPE_PRESETS
 from .train import BPETrainer, train_bpe, with_steps
 from .view import (
     bpe_candidate_rows,
     bpe_fired_rows,
-    bpe_first_seen_label,
     bpe_merge_rows,
-    bpe_pair_label,
     bpe_tokenizer_size,
     bpe_tokens_summary,
     bpe_vocabulary_help,
@@ -56,13 +46,37 @@ from .view import (
 )
 
 __all__ = [
-    "UNSPACED_MAX_CHARS", "corpus_limit", "unspaced_share",
-    "BPEError", "BPEModel", "BPEOptions", "BPEPreset", "BPETokenizer", "BPETrainer", "BPE_PRESETS",
-    "MARKER_PRESETS", "MergeEncoder", "MergeStep", "PairCount", "Probe", "SYMBOL_KINDS", "TIE_BREAKS",
-    "bpe_candidate_rows", "bpe_fired_rows", "bpe_first_seen_label", "bpe_merge_rows", "bpe_pair_label",
-    "bpe_symbol_label", "bpe_tokenizer_size", "bpe_tokens_summary", "bpe_vocabulary_help", "bpe_words_at_step",
-    "bpe_words_html", "count_words",
-    "explain_bpe_choice", "export_agreement", "load_bpe_model", "model_id", "parse_word_counts", "plural",
-    "pretokenizer_labels", "probe_bpe", "save_bpe_model", "tiktoken_problem", "to_tiktoken",
-    "tokenizer_info", "train_bpe", "trained_tokenizer", "with_steps", "word_counts",
-]  # fmt: skip
+    "bpe_candidate_rows",
+    "bpe_fired_rows",
+    "bpe_merge_rows",
+    "BPE_PRESETS",
+    "bpe_symbol_label",
+    "bpe_tokenizer_size",
+    "bpe_tokens_summary",
+    "bpe_vocabulary_help",
+    "bpe_words_at_step",
+    "bpe_words_html",
+    "BPEError",
+    "BPEModel",
+    "BPEOptions",
+    "BPETrainer",
+    "corpus_limit",
+    "count_words",
+    "explain_bpe_choice",
+    "export_agreement",
+    "load_bpe_model",
+    "MARKER_PRESETS",
+    "MergeEncoder",
+    "model_id",
+    "plural",
+    "pretokenizer_labels",
+    "probe_bpe",
+    "save_bpe_model",
+    "SYMBOL_KINDS",
+    "TIE_BREAKS",
+    "tiktoken_problem",
+    "train_bpe",
+    "trained_tokenizer",
+    "UNSPACED_MAX_CHARS",
+    "with_steps",
+]

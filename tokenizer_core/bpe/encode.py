@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer, TokenizerInfo, clean_text
 from ..tokenizers.patterns import PATTERNS
-from ..tokenizers.registry import tokenizer_from_encoding
 from ..tokenizers.render import visible_whitespace
 from ..tokenizers.segments import Segment, segments_from_pieces
+from ..tokenizers.uploads import tokenizer_from_encoding
 from ..tokenizers.vocab import VocabularyError, validate_ranks
 from .model import WHITESPACE, WHITESPACE_EXPORT_PATTERN, BPEError, BPEModel, Symbol, pieces_with_offsets
 

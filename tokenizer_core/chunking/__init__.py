@@ -20,52 +20,45 @@ Beside the pipeline: `samples` (bundled documents), `view` (escaped HTML of the 
 loads only when drawn).
 """
 
-from .atoms import ChunkStep
 from .counting import count_texts
-from .cuts import is_grapheme_boundary, markdown_blocks
 from .limits import least_chunks, smallest_size
 from .pack import Chunk, ChunkResult, chunk_text
 from .report import (
     EMBEDDING_MODELS,
-    ChunkStats,
-    EmbeddingModel,
     check_chunks,
     chunk_stats,
     chunk_table,
     chunks_to_csv,
     chunks_to_jsonl,
-    first_words,
     limit_warning,
 )
-from .samples import (
-    CHUNK_SAMPLES,
-    SUITED_STRATEGIES,
-    ChunkSample,
-    load_chunk_sample,
-    long_document,
-    suited_strategy,
-)
-from .settings import (
-    MAX_CHUNK_TOKENS,
-    STRATEGIES,
-    ChunkSettingsError,
-    Strategy,
-    overlap_from_percent,
-    overlap_tokens,
-    validate_settings,
-)
-from .units import token_units
-from .view import ViewWindow, chunk_colour, chunk_legend_html, chunks_html, view_window
-from .windows import token_windows
+from .samples import CHUNK_SAMPLES, load_chunk_sample, long_document, suited_strategy
+from .settings import STRATEGIES, ChunkSettingsError, overlap_tokens, validate_settings
+from .view import chunk_legend_html, chunks_html, view_window
 
 __all__ = [
-    "CHUNK_SAMPLES", "EMBEDDING_MODELS", "MAX_CHUNK_TOKENS", "STRATEGIES", "Chunk", "ChunkResult",
-    "ChunkSample", "ChunkSettingsError", "ChunkStats", "ChunkStep", "EmbeddingModel", "Strategy",
-    "ViewWindow", "check_chunks", "chunk_colour", "chunk_legend_html", "chunk_stats", "chunk_text",
-    "chunks_html", "chunks_to_csv", "chunks_to_jsonl", "count_texts", "first_words",
-    "is_grapheme_boundary", "limit_warning", "load_chunk_sample", "long_document", "markdown_blocks",
-    "overlap_from_percent", "token_units", "token_windows", "validate_settings", "view_window",
-    "least_chunks", "smallest_size",
-    # what a page shows: the overlap setting read, the table of chunks, the strategy that suits a text
-    "SUITED_STRATEGIES", "chunk_table", "overlap_tokens", "suited_strategy",
-]  # fmt: skip
+    "check_chunks",
+    "Chunk",
+    "chunk_legend_html",
+    "CHUNK_SAMPLES",
+    "chunk_stats",
+    "chunk_table",
+    "chunk_text",
+    "ChunkResult",
+    "chunks_html",
+    "chunks_to_csv",
+    "chunks_to_jsonl",
+    "ChunkSettingsError",
+    "count_texts",
+    "EMBEDDING_MODELS",
+    "least_chunks",
+    "limit_warning",
+    "load_chunk_sample",
+    "long_document",
+    "overlap_tokens",
+    "smallest_size",
+    "STRATEGIES",
+    "suited_strategy",
+    "validate_settings",
+    "view_window",
+]

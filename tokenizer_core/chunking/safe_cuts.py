@@ -16,7 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..tokenizers import patterns
-from ..tokenizers.encoders import SAFE_CUT, HFTokenizer, TiktokenTokenizer, Tokenizer
+from ..tokenizers.encoders import SAFE_CUT, TiktokenTokenizer, Tokenizer
+from ..tokenizers.hf_engine import HFTokenizer
 
 _NEWLINE_LETTER = re.compile(r"\n(?=[A-Za-z])")
 

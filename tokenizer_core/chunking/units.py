@@ -11,14 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tokenizers.encoders import (
-    NATIVE_MIN_CHARS,
-    HFTokenizer,
-    TiktokenTokenizer,
-    Tokenizer,
-    clean_text,
-    split_for_batch,
-)
+from ..tokenizers.encoders import NATIVE_MIN_CHARS, TiktokenTokenizer, Tokenizer, clean_text, split_for_batch
+from ..tokenizers.hf_engine import HFTokenizer
 from .counting import thread_pool
 from .safe_cuts import SafeCutSet
 

@@ -25,7 +25,7 @@ count_dataset(source, models, *, name=None, shape=None, detected=None, text_fiel
     ``count_request`` (messages, tools, overhead); text rows and files: the text.
     engine: "auto" (in-process for a small set, else Dask), "local", "dask", an Engine or a
     distributed Client; TW_DASK_SCHEDULER=tcp://host:8786 sends "dask" to a team's cluster.
-    progress(Progress(fraction, rows, text)) after each task; cancel: a threading.Event
+    progress(CountProgress(fraction, rows, text)) after each task; cancel: a threading.Event
     (set -> DatasetCancelled). Bad rows are errors with line numbers, never exceptions.
 
 DatasetResult: name, shape, rows, errors (RowError: line, id, problem; first MAX_ERRORS_LISTED),
@@ -51,7 +51,7 @@ Lower level: plan_archive / read_files (archive), jsonl_tasks / table_tasks / re
     (2, 3, 2)
 """
 
-from .api import Progress, count_dataset
+from .api import CountProgress, count_dataset
 from .archive import ArchivePlan, Skipped, plan_archive, read_files
 from .count import Counted, CountKey, count_rows, count_task
 from .detect import SHAPES, Detected, detect, pasted
@@ -74,7 +74,7 @@ from .sources import CHUNK_BYTES, Task, jsonl_tasks, repository_tasks, table_tas
 __all__ = [
     "CHUNK_BYTES", "MAX_ARCHIVE_ENTRIES", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "SCHEDULER_ENV", "SHAPES",
     "ArchivePlan", "Cost", "CountKey", "Counted", "DaskEngine", "DatasetCancelled", "DatasetError", "DatasetResult",
-    "Detected", "Engine", "FineTuning", "InProcess", "ModelSummary", "Progress", "RepositoryFit", "Row", "RowError",
+    "Detected", "Engine", "FineTuning", "InProcess", "ModelSummary", "CountProgress", "RepositoryFit", "Row", "RowError",
     "RowRef", "Skipped", "Task", "count_dataset", "count_rows", "count_task", "default_engine", "default_epochs",
     "detect", "jsonl_tasks", "parse_lines", "pasted", "plan_archive", "read_files", "repository_tasks",
     "resolve_targets", "summarise", "table_tasks",

@@ -10,7 +10,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from ..pricing.rates import Rates
+from ..catalog.rates import Rates
 from .archive import archive_kind, plan_archive
 from .count import Counted, CountKey, count_task
 from .detect import Detected, Source, check_size, detect
@@ -34,7 +34,7 @@ SMALL_FILES = 96
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
+class CountProgress:
     """How far a count is: `fraction` of the set (None when the size is unknown), rows counted."""
 
     fraction: float | None
@@ -100,7 +100,7 @@ def count_dataset(
     skip_vendored: bool = True,
     skip_locks: bool = True,
     engine: str | Engine | Any = "auto",
-    progress: Callable[[Progress], None] | None = None,
+    progress: Callable[[CountProgress], None] | None = None,
     cancel: Cancel | None = None,
     chunk_bytes: int = CHUNK_BYTES,
     on: date | None = None,
@@ -116,7 +116,7 @@ def count_dataset(
     `training_price` (USD per million training tokens, fine-tuning), `prices` (``{"<model
     id>:standard" | ":batch": Rates}`` replacing the price source's), the repository skips,
     `engine` ("auto", "local", "dask", an Engine or a distributed Client), `progress` (called
-    with a :class:`Progress` after each task) and `cancel` (an Event: set it to stop; raises
+    with a :class:`CountProgress` after each task) and `cancel` (an Event: set it to stop; raises
     DatasetCancelled). Bad rows never raise: they are counted as errors with their lines.
     """
     name = _name_of(source, name)
@@ -141,7 +141,7 @@ def count_dataset(
         if progress is not None:
             frac = min(1.0, done / plan.total) if plan.total else None
             progress(
-                Progress(
+                CountProgress(
                     frac,
                     rows,
                     f"{rows:,} rows counted" if plan.unit != "files" else f"{rows:,} files counted",
@@ -155,4 +155,4 @@ def count_dataset(
                      training_price=training_price, prices=prices, on=on)  # fmt: skip
 
 
-__all__ = ["Progress", "count_dataset"]
+__all__ = ["CountProgress", "count_dataset"]

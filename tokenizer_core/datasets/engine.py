@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
-from ..jobs import children_skip_main
+from ..jobs.processes import workers_skip_main
 from .limits import DatasetCancelled, DatasetError
 from .sources import Task
 
@@ -141,7 +141,7 @@ def default_engine() -> DaskEngine:
             else:
                 # worker processes start by spawn: never re-import the host's __main__ (in a Streamlit
                 # server, the page script), as the app's own worker pool does not
-                children_skip_main()
+                workers_skip_main()
                 cluster = LocalCluster(
                     n_workers=default_workers(), threads_per_worker=1, processes=True, dashboard_address=None,
                     env=WORKER_ENVIRON, silence_logs=50,  # CRITICAL: a worker outliving the server logs no heartbeat errors

@@ -16,11 +16,13 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
-from ..pricing.rates import Rate, Rates
+from ..catalog.choices import resolve_choices
+from ..catalog.entries import ModelEntry, builtin_names
+from ..catalog.prices import model_price
+from ..catalog.rates import Rate, Rates
+from ..catalog.windows import model_window
 from ..tokenizers.csvcells import spreadsheet_safe
 from ..workspace.chat import CHAT_FORMATS
-from ..workspace.model_prices import model_price, model_window
-from ..workspace.models import ModelEntry, builtin_names, resolve_choices
 from .archive import Skipped
 from .count import Counted, CountKey
 from .limits import HISTOGRAM_BINS, LARGEST_ROWS, MAX_ERRORS_LISTED, MAX_ROWS_LISTED, DatasetError

@@ -13,8 +13,9 @@ import altair as alt
 import pandas as pd
 
 from ..tokenizers.colours import PADDING, bottom_legend, bottom_legend_px, tokenizer_color_encoding
-from .analysis import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow, RewriteCost, StyleSummary
+from .analysis import KIND_PRIORITY, IdentifierAnalysis, IdentifierRow
 from .layout import NO_INDENT, ORIGINAL, PARTS, REINDENT_UNITS, LayoutReport
+from .naming import RewriteCost, StyleSummary
 from .styles import STYLES
 
 _KIND_COLOURS = {

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .languages import get_language
-from .lexer import COMMENT, IDENTIFIER, KEYWORD, STRING, WORD_RE, LexResult, lex, line_starts, position
+from .lexer import COMMENT, IDENTIFIER, STRING, WORD_RE, LexResult, lex, line_starts, position
 
 CODE, IN_STRING, IN_COMMENT = "code", "string", "comment"
 
@@ -95,8 +95,3 @@ def extract_identifiers(
         include_strings=include_strings,
         include_comments=include_comments,
     )
-
-
-def keyword_count(result: LexResult) -> int:
-    """Keywords in a lexed file (shown next to identifier counts)."""
-    return sum(1 for x in result.lexemes if x.kind == KEYWORD)

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 
 
 @dataclass(frozen=True, slots=True)
-class Language:
+class CodeLanguage:
     """What the lexer needs to know about one language."""
 
     id: str
@@ -190,34 +190,34 @@ break continue mapfile readarray pushd popd dirs shopt umask ulimit jobs bg fg d
 
 _PY_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 
-LANGUAGES: dict[str, Language] = {
+LANGUAGES: dict[str, CodeLanguage] = {
     lang.id: lang
     for lang in (
-        Language("python", "Python", ("py", "pyi", "pyw"), frozenset(keyword.kwlist), _PY_BUILTINS),
-        Language(
+        CodeLanguage("python", "Python", ("py", "pyi", "pyw"), frozenset(keyword.kwlist), _PY_BUILTINS),
+        CodeLanguage(
             "javascript", "JavaScript", ("js", "mjs", "cjs", "jsx"), _words(_JS_KEYWORDS),
             _words(_JS_BUILTINS), _words(_JS_CONTEXTUAL), member_names=True,
         ),
-        Language(
+        CodeLanguage(
             "typescript", "TypeScript", ("ts", "tsx", "mts", "cts"), _words(_TS_KEYWORDS),
             _words(_TS_BUILTINS), _words(_TS_CONTEXTUAL), member_names=True,
         ),
-        Language("go", "Go", ("go",), _words(_GO_KEYWORDS), _words(_GO_BUILTINS)),
-        Language("rust", "Rust", ("rs",), _words(_RUST_KEYWORDS), _words(_RUST_BUILTINS), _words(_RUST_CONTEXTUAL)),
-        Language(
+        CodeLanguage("go", "Go", ("go",), _words(_GO_KEYWORDS), _words(_GO_BUILTINS)),
+        CodeLanguage("rust", "Rust", ("rs",), _words(_RUST_KEYWORDS), _words(_RUST_BUILTINS), _words(_RUST_CONTEXTUAL)),
+        CodeLanguage(
             "java", "Java", ("java",), _words(_JAVA_KEYWORDS), _words(_JAVA_BUILTINS), _words(_JAVA_CONTEXTUAL)
         ),
-        Language("c", "C", ("c", "h"), _words(_C_KEYWORDS), _words(_C_BUILTINS)),
-        Language(
+        CodeLanguage("c", "C", ("c", "h"), _words(_C_KEYWORDS), _words(_C_BUILTINS)),
+        CodeLanguage(
             "cpp", "C++", ("cpp", "cc", "cxx", "hpp", "hh", "hxx", "ino"), _words(_CPP_KEYWORDS),
             _words(_CPP_BUILTINS), _words(_CPP_CONTEXTUAL),
         ),
-        Language("csharp", "C#", ("cs",), _words(_CS_KEYWORDS), _words(_CS_BUILTINS), _words(_CS_CONTEXTUAL)),
-        Language(
+        CodeLanguage("csharp", "C#", ("cs",), _words(_CS_KEYWORDS), _words(_CS_BUILTINS), _words(_CS_CONTEXTUAL)),
+        CodeLanguage(
             "sql", "SQL", ("sql", "psql", "pgsql", "ddl"), _words(_SQL_KEYWORDS), _words(_SQL_BUILTINS),
             case_insensitive=True, member_names=True,
         ),
-        Language("shell", "Shell (bash, sh, zsh)", ("sh", "bash", "zsh", "ksh"), _words(_SHELL_KEYWORDS),
+        CodeLanguage("shell", "Shell (bash, sh, zsh)", ("sh", "bash", "zsh", "ksh"), _words(_SHELL_KEYWORDS),
                  _words(_SHELL_BUILTINS)),
     )
 }  # fmt: skip
@@ -231,8 +231,8 @@ class UnknownLanguage(ValueError):
     """A language id the extractor does not know; the message lists the known ones."""
 
 
-def get_language(language_id: str) -> Language:
-    """The Language for an id: ``get_language("go").name -> 'Go'``."""
+def get_language(language_id: str) -> CodeLanguage:
+    """The CodeLanguage for an id: ``get_language("go").name -> 'Go'``."""
     try:
         return LANGUAGES[language_id]
     except KeyError:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .languages import Language, get_language
+from .languages import CodeLanguage, get_language
 from .lexers.base import (
     COMMENT,
     IDENT_DOLLAR_RE,
@@ -65,7 +65,7 @@ __all__ = [
     "LexResult", "Lexeme", "fstring_fields", "lex", "line_starts", "position", "scan_quoted",
 ]  # fmt: skip
 
-_SCANNERS: dict[str, Callable[[Output, Language], CLike | Shell]] = {
+_SCANNERS: dict[str, Callable[[Output, CodeLanguage], CLike | Shell]] = {
     **C_LIKE_SCANNERS,
     "sql": Sql,
     "shell": Shell,

@@ -21,22 +21,9 @@ replaced; see `pool` for how every other state a job can be in ends in bounded t
 This package never imports streamlit: the progress bar and Cancel button are the app's.
 """
 
-from .errors import JobCancelled, JobError, PoolBusy, Progress, WorkerDied
-from .pool import Job, JobPool, default_workers
-from .pool import _workers_skip_main as children_skip_main  # also for other process pools (Dask's)
-from .worker import cancelled, report, reporting_to
+from .errors import JobCancelled, JobError, Progress, WorkerDied
+from .job import Job
+from .pool import JobPool
+from .worker import report, reporting_to
 
-__all__ = [
-    "Job",
-    "JobCancelled",
-    "JobError",
-    "JobPool",
-    "PoolBusy",
-    "Progress",
-    "WorkerDied",
-    "cancelled",
-    "children_skip_main",
-    "default_workers",
-    "report",
-    "reporting_to",
-]
+__all__ = ["Job", "JobCancelled", "JobError", "JobPool", "Progress", "report", "reporting_to", "WorkerDied"]

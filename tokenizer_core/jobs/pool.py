@@ -25,23 +25,21 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import itertools
 import multiprocessing as mp
 import os
 import pickle
-import signal
 import threading
 import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future
-from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from .errors import JobCancelled, PoolBusy, Progress, WorkerDied
+from .job import Job, _Worker
+from .processes import default_context, default_workers, kill, workers_skip_main
 from .worker import worker_main
 
 T = TypeVar("T")
@@ -49,153 +47,9 @@ T = TypeVar("T")
 NOT_STARTED = "The worker processes could not be started. Try again in a minute."
 
 
-class Job(Generic[T]):
-    """A submitted job. Thread-safe: read `progress`/`state`, call `cancel()` from any thread."""
-
-    def __init__(self, pool: JobPool, job_id: int, fn: Callable[..., T], args: tuple, kwargs: dict) -> None:
-        self.id = job_id
-        self.label = getattr(fn, "__name__", "job")
-        self.submitted = time.monotonic()
-        self.progress = Progress(0.0, "Waiting for its turn on the server...")
-        self.attempts = 0
-        self.cancel_requested: float | None = None
-        self._pool = pool
-        self._call: tuple[Callable[..., Any] | None, tuple, dict] = (fn, args, kwargs)
-        self._outer: Future[T] = Future()
-        self._worker: _Worker | None = None  # while it is sent to / running in a worker
-        self._began = False  # the worker said it began this job
-
-    @property
-    def pid(self) -> int:
-        """The pid of the worker running this job, 0 while it is queued or once it ended."""
-        w = self._worker
-        return w.pid if w is not None and self._began and not self.done() else 0
-
-    @property
-    def state(self) -> str:
-        """'queued', 'running', 'done', 'cancelled' or 'failed'."""
-        if self._outer.done():
-            exc = self._outer.exception()
-            return "done" if exc is None else "cancelled" if isinstance(exc, JobCancelled) else "failed"
-        return "running" if self.pid else "queued"
-
-    def done(self) -> bool:
-        return self._outer.done()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the job ended or `timeout` passed; True when it ended."""
-        try:
-            self._outer.exception(timeout)
-        except TimeoutError:
-            return False
-        return True
-
-    def cancel(self) -> None:
-        """Ask the job to stop. A queued job stops at once; a running one at its next report()."""
-        self._pool._cancel(self)
-
-    def result(self, timeout: float | None = None) -> T:
-        """The job's value; raises JobCancelled, WorkerDied, TimeoutError or the job's own error."""
-        return self._outer.result(timeout)
-
-    def exception(self, timeout: float | None = None) -> BaseException | None:
-        return self._outer.exception(timeout)
-
-    def _finish(self, *, value: Any = None, exc: BaseException | None = None) -> None:
-        if self._outer.done():
-            return
-        self._call = (None, (), {})  # drop the input (it can be megabytes) as soon as it is not needed
-        self._worker = None
-        if exc is not None:
-            self._outer.set_exception(exc)
-        else:
-            self._outer.set_result(value)
-
-    def __repr__(self) -> str:
-        return f"Job({self.id}, {self.label}, {self.state}, {self.progress.fraction:.0%})"
-
-
-@dataclass(eq=False)
-class _Worker:
-    slot: int
-    proc: Any
-    conn: Any
-    started: float
-    ready: bool = False
-    job: Job | None = None
-    jobs_done: int = 0
-    rss: int = 0  # resident bytes after its last job
-    rss_ready: int = 0  # resident bytes when it became ready (or, with warm-up steps, warm)
-    warmed: bool = False  # growth is measured only from then on
-    retiring: bool = False  # to be stopped once a replacement is ready
-    last_job_end: float = 0.0
-
-    @property
-    def pid(self) -> int:
-        return int(self.proc.pid or 0)
-
-
-def default_workers() -> int:
-    """Pool size: `TW_WORKERS` if set, else one less than the cores this process may use (at least 1).
-
-    In a container with a CPU quota (docker --cpus) set TW_WORKERS: Python sees the host's cores.
-    """
-    env = os.environ.get("TW_WORKERS", "").strip()
-    if env:
-        try:
-            return max(1, int(env))
-        except ValueError:
-            raise ValueError(f"TW_WORKERS must be a whole number, not {env!r}") from None
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 2
-    return max(1, cores - 1)
-
-
-def _workers_skip_main() -> None:
-    """Stop multiprocessing from importing the host's ``__main__`` file in each worker.
-
-    Under forkserver or spawn, a new process first imports the parent's main script so that
-    functions defined there can be unpickled. In a Streamlit server that "main script" is the
-    page script Streamlit runs as a module named ``__main__``: every worker would run the whole
-    app without a server (loading tokenizers, logging "missing ScriptRunContext"). Job
-    functions here always live in importable modules, so workers need none of it. Applied once,
-    when the first pool is made.
-    """
-    from multiprocessing import spawn
-
-    if getattr(spawn.get_preparation_data, "_skips_main", False):
-        return
-    original = spawn.get_preparation_data
-
-    @functools.wraps(original)
-    def without_main(name: str) -> dict[str, Any]:
-        data = original(name)
-        data.pop("init_main_from_path", None)
-        data.pop("init_main_from_name", None)
-        return data
-
-    without_main._skips_main = True  # type: ignore[attr-defined]
-    spawn.get_preparation_data = without_main
-
-
-def _default_context() -> str:
-    method = os.environ.get("TW_START_METHOD", "").strip()
-    if method:
-        return method
-    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-
-
 def _shutdown_at_exit(pool_ref: weakref.ref[JobPool]) -> None:
     if (pool := pool_ref()) is not None and not pool._halted:
         pool.shutdown(timeout=2.0)
-
-
-def _kill(pid: int) -> None:
-    if pid > 0:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
 
 
 class JobPool:
@@ -254,8 +108,8 @@ class JobPool:
         )
         self.preload = tuple(preload)
         self.warm = warm
-        _workers_skip_main()
-        self._ctx: Any = mp.get_context(start_method or _default_context())
+        workers_skip_main()
+        self._ctx: Any = mp.get_context(start_method or default_context())
         if self._ctx.get_start_method() == "forkserver":
             # each worker forks with these imported; never the default ["__main__"] (see above)
             self._ctx.set_forkserver_preload(list(self.preload))
@@ -349,7 +203,7 @@ class JobPool:
         for w in workers:
             w.proc.join(timeout=max(0.1, deadline - time.monotonic()))
             if w.proc.exitcode in (None, 255):  # 255: its forkserver died, it may still run
-                _kill(w.pid)
+                kill(w.pid)
                 w.proc.join(timeout=2)
             w.conn.close()
         with self._lock:
@@ -424,7 +278,7 @@ class JobPool:
                     worker.conn.send_bytes(b"")
                 worker.proc.join(timeout=5)
                 if worker.proc.exitcode is None:
-                    _kill(worker.pid)
+                    kill(worker.pid)
                 worker = None
             with self._changed:
                 self._starting -= 1
@@ -535,7 +389,7 @@ class JobPool:
         with contextlib.suppress(Exception):
             w.proc.join(timeout=0.05)
         if w.proc.exitcode in (None, 255):  # only its pipe broke, or its forkserver died: end it
-            _kill(w.pid)
+            kill(w.pid)
         with self._changed:
             if w not in self._live:
                 return
@@ -569,9 +423,9 @@ class JobPool:
                 and job.cancel_requested is not None
                 and now - job.cancel_requested > self.kill_after
             ):
-                _kill(w.pid)  # it ignores the cancel: its end of file comes next
+                kill(w.pid)  # it ignores the cancel: its end of file comes next
             elif not w.ready and now - w.started > self.start_timeout:
-                _kill(w.pid)  # stuck starting
+                kill(w.pid)  # stuck starting
         with self._lock:
             fresh = sum(w.ready and not w.retiring for w in self._live)
             for w in self._live:

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..pricing import CostRow
 from ..tokenizers.colours import (
     PADDING,
     bottom_legend,
@@ -20,7 +19,8 @@ from ..tokenizers.colours import (
     tokenizer_color_encoding,
     tokenizer_hex,
 )
-from .model import LanguageRow
+from .costs import CostRow
+from .language import LanguageRow
 from .premiums import language_order
 
 # A cell's number is white on a cell darker than this (relative luminance, 0 to 1), black on

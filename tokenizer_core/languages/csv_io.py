@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 
 from ..tokenizers.csvcells import from_spreadsheet_safe, spreadsheet_safe
 from ..tokenizers.textio import InputError, decode_text
-from .model import Language, LanguageError, LanguageRow
+from .language import Language, LanguageError, LanguageRow
 from .records import MAX_LANGUAGE_CHARS, RowInput, RowWording, checked_languages
 
 MAX_CSV_LANGUAGES = 500

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
-from .model import Language, LanguageError, LanguageRow
+from .language import Language, LanguageError, LanguageRow
 
 PREMIUM_DEFINITION = (
     "premium(language, tokenizer) = tokens of the language's text ÷ tokens of the same content in "

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from .model import Language
+from .language import Language
 from .scripts import detect_script
 
 MAX_LANGUAGE_CHARS = 1_000_000  # per language text; longer texts are skipped with a message

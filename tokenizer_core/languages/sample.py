@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .model import Language
+from .language import Language
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from . import package_data, patterns
-from .encoders import HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, engine_problem
+from .encoders import TiktokenTokenizer, Tokenizer, TokenizerInfo
 from .gemma import GEMMA, load_gemma
-from .hf_cost import pipeline_problem
-from .hf_schema import hf_json_problem
+from .hf_engine import HFTokenizer
 from .llama4 import LLAMA4, load_llama4
 from .mistral_spm import MISTRAL_SPM, load_mistral_spm
 from .native import ordinary_engine_loader
@@ -39,7 +38,6 @@ from .vocab import (
     sha256_bytes,
     sha256_file,
     tiktoken_blob,
-    validate_ranks,
 )
 
 DATA_DIR = Path(__file__).parent.parent / "data"
@@ -139,7 +137,7 @@ def _check_pinned(tokenizer_id: str, path: Path, key: str, fix: str) -> None:
         )
 
 
-def _encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
+def tiktoken_encoding(name: str, pat_str: str, ranks: Ranks, specials: dict[str, int]):
     import tiktoken
 
     return tiktoken.Encoding(name, pat_str=pat_str, mergeable_ranks=ranks, special_tokens=specials)
@@ -191,7 +189,9 @@ def _load_openai_quicktok(info: TokenizerInfo) -> Tokenizer:
         ranks = _quicktok_ranks(info, stem)
         _check_official(info.id, ranks, f"pip install --force-reinstall {QUICKTOK_PIN}")
     return TiktokenTokenizer(
-        info, _encoding(info.id, pat, ranks, specials), native_loader=ordinary_engine_loader(ranks, pat)
+        info,
+        tiktoken_encoding(info.id, pat, ranks, specials),
+        native_loader=ordinary_engine_loader(ranks, pat),
     )
 
 
@@ -199,7 +199,7 @@ def _load_harmony(info: TokenizerInfo) -> Tokenizer:
     # the ranks of o200k_base, shared with it when it is loaded (one dict instead of two)
     ranks = _o200k_encoding_ranks(info)
     return TiktokenTokenizer(
-        info, _encoding(info.id, patterns.O200K, ranks, HARMONY_SPECIALS),
+        info, tiktoken_encoding(info.id, patterns.O200K, ranks, HARMONY_SPECIALS),
         native_loader=ordinary_engine_loader(ranks, patterns.O200K),
     )  # fmt: skip
 
@@ -236,13 +236,13 @@ def _r50k_ranks(info: TokenizerInfo) -> Ranks:
 
 def _load_r50k(info: TokenizerInfo) -> Tokenizer:
     ranks = _r50k_ranks(info)
-    return TiktokenTokenizer(info, _encoding(info.id, patterns.R50K, ranks, {"<|endoftext|>": 50256}))
+    return TiktokenTokenizer(info, tiktoken_encoding(info.id, patterns.R50K, ranks, {"<|endoftext|>": 50256}))
 
 
 def _load_p50k(info: TokenizerInfo) -> Tokenizer:
     ranks = p50k_ranks(_r50k_ranks(info))
     _check_official(info.id, ranks, "restore tokenizer_core/data/r50k_base.tiktoken from the repository")
-    return TiktokenTokenizer(info, _encoding(info.id, patterns.R50K, ranks, {"<|endoftext|>": 50256}))
+    return TiktokenTokenizer(info, tiktoken_encoding(info.id, patterns.R50K, ranks, {"<|endoftext|>": 50256}))
 
 
 def _load_llama3(info: TokenizerInfo) -> Tokenizer:
@@ -251,7 +251,7 @@ def _load_llama3(info: TokenizerInfo) -> Tokenizer:
     specials = {tok: 128000 + i for i, tok in enumerate(LLAMA3_SPECIALS)}
     return TiktokenTokenizer(
         info,
-        _encoding(info.id, patterns.LLAMA3, ranks, specials),
+        tiktoken_encoding(info.id, patterns.LLAMA3, ranks, specials),
         native_loader=ordinary_engine_loader(ranks, patterns.LLAMA3),
     )
 
@@ -264,7 +264,7 @@ def _load_qwen(info: TokenizerInfo) -> Tokenizer:
     special_path = package_data.package_file("quicktok", "data/qwen3.special", QUICKTOK_PIN, info.id)
     specials = read_quicktok_special(special_path)
     return TiktokenTokenizer(
-        info, _encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True,
+        info, tiktoken_encoding(info.id, patterns.QWEN, ranks, specials), normalize_nfc=True,
         native_loader=ordinary_engine_loader(ranks, patterns.QWEN),
     )  # fmt: skip
 
@@ -277,7 +277,7 @@ def _load_tekken(info: TokenizerInfo) -> Tokenizer:
     ranks, pat, n_special = read_tekken(path)
     names = TEKKEN_NAMED_SPECIALS + [f"<SPECIAL_{i}>" for i in range(len(TEKKEN_NAMED_SPECIALS), n_special)]
     specials = {name: i for i, name in enumerate(names)}
-    return TiktokenTokenizer(info, _encoding(info.id, pat, ranks, specials))
+    return TiktokenTokenizer(info, tiktoken_encoding(info.id, pat, ranks, specials))
 
 
 _OPENAI_LICENSE = "MIT (OpenAI tiktoken)"
@@ -451,153 +451,3 @@ def load_builtin(tokenizer_id: str) -> Tokenizer:
         raise TokenizerUnavailable(
             tokenizer_id, f"its data could not be read ({exc})", "pip install -r requirements.txt"
         ) from exc
-
-
-# --------------------------------------------------------------------- user tokenizers
-
-MAX_UPLOAD_BYTES = 60_000_000
-
-# Ordinary texts a user's tokenizer.json must encode before it is accepted. The long runs catch
-# a pre-tokenizer regex that backtracks without end: the engine then panics on everyday text.
-PROBE_TEXTS = (
-    "hello world",
-    "The quick brown fox jumps over the lazy dog. It's 3.14159, isn't it?\n\tdef f(x): return x",
-    "naïve café 😀 नमस्ते 你好世界 مرحبا Привет",
-    "a" * 60 + "!",
-    "word " * 60 + "!",
-    "1234567890" * 12 + " " + "-" * 80,
-)
-
-
-def _custom_id(data: bytes, *settings: object) -> str:
-    """An id from everything that changes what the tokenizer does: the file's bytes and the
-    settings chosen with it (pattern, special tokens). Results are cached by id for every
-    session, so two uploads that tokenize differently must never share one.
-    ``_custom_id(b"x") != _custom_id(b"x", "r50k")``.
-    """
-    digest = sha256_bytes(data)
-    if settings:
-        digest = sha256_bytes(digest.encode() + repr(settings).encode("utf-8", "surrogatepass"))
-    return "custom-" + digest[:16]
-
-
-# Special tokens follow the ordinary ranks (cl100k's <|endoftext|> is 100257, two past its last
-# rank; Llama 3 reserves 256 ids): an id far past the last rank would size the vocabulary by it.
-MAX_RANK_GAP_SPECIAL = 10_000
-
-
-def tokenizer_from_tiktoken_bytes(
-    data: bytes,
-    *,
-    name: str,
-    pattern_id: str,
-    special_tokens: dict[str, int] | None = None,
-) -> Tokenizer:
-    """A user's `.tiktoken` file with one of the known pre-tokenization patterns.
-
-    Raises VocabularyError with a readable message for anything tiktoken would reject or
-    panic on (missing single bytes, duplicate ranks, bad lines, unknown pattern).
-    """
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise VocabularyError(f"the file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}")
-    if pattern_id not in patterns.PATTERNS:
-        raise VocabularyError(f"unknown pattern {pattern_id!r}; choose one of {list(patterns.PATTERNS)}")
-    ranks = parse_tiktoken(data)
-    validate_ranks(ranks)
-    specials = dict(special_tokens or {})
-    top = max(ranks.values())
-    clash = [s for s, i in specials.items() if i <= top]
-    if clash:
-        raise VocabularyError(f"special token ids must be above the last rank {top}: {clash[:3]}")
-    far = [s for s, i in specials.items() if i > top + MAX_RANK_GAP_SPECIAL]
-    if far:
-        raise VocabularyError(
-            f"special token ids must follow the last rank {top:,} (within {MAX_RANK_GAP_SPECIAL:,}): {far[:3]}"
-        )
-    name = name.strip() or "my tokenizer"
-    info = TokenizerInfo(
-        _custom_id(data, pattern_id, sorted(specials.items())), name, "Custom (.tiktoken)", (), len(ranks) + len(specials),
-        f"uploaded .tiktoken, sha256 {sha256_bytes(data)[:12]}..., pattern "
-        f"{patterns.PATTERNS[pattern_id].label}",
-        "as uploaded", kind="custom",
-    )  # fmt: skip
-    try:
-        enc = _encoding(info.id, patterns.PATTERNS[pattern_id].regex, ranks, specials)
-    except BaseException as exc:  # tiktoken panics are BaseException  # noqa: BLE001
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            raise
-        raise VocabularyError(f"tiktoken rejected the vocabulary: {exc}") from None
-    return TiktokenTokenizer(info, enc, newline_safe=True)
-
-
-# Tokens per character no real tokenizer reaches on the probe texts. A byte-level or byte-fallback
-# model makes at most one token per UTF-8 byte, and a character is at most 4 bytes, so 4 is the
-# worst honest case (the probes' emoji, Devanagari and CJK, all as single bytes, stay under it);
-# twice that leaves room for a Prepend or Metaspace marker per word.
-MAX_PROBE_TOKENS_PER_CHAR = 8
-
-
-def _parsed_json(text: str) -> Any:
-    """The JSON of an upload, or None when it does not parse (hf_json_problem then says why)."""
-    import json
-
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-def tokenizer_from_hf_json(data: bytes, *, name: str) -> Tokenizer:
-    """A user's Hugging Face `tokenizer.json`. Raises VocabularyError for a bad file.
-
-    Before anything is built, its steps are checked for what they may cost (hf_cost): a step
-    that can grow the text is refused. Then it must encode the probe texts without failing
-    and with no more than MAX_PROBE_TOKENS_PER_CHAR tokens per character.
-    """
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise VocabularyError(f"the file is {len(data):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise VocabularyError("a tokenizer.json must be UTF-8 JSON; this file is not") from None
-    doc = _parsed_json(text)
-    if isinstance(doc, dict) and (problem := pipeline_problem(doc)):
-        raise VocabularyError(f"this tokenizer.json cannot be used: {problem}")
-    del doc
-    import tokenizers
-
-    try:
-        tk = tokenizers.Tokenizer.from_str(text)
-    except Exception as exc:  # the Rust side raises plain Exception subclasses
-        problem = hf_json_problem(text, str(exc))
-        raise VocabularyError(f"not a usable Hugging Face tokenizer.json: {problem}") from None
-    for probe in PROBE_TEXTS:
-        try:
-            n_tokens = len(tk.encode(probe, add_special_tokens=False).ids)
-        except BaseException as exc:  # a Rust panic is a BaseException  # noqa: BLE001
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            raise VocabularyError(
-                f"it fails on ordinary text such as {probe[:24]!r}: {engine_problem(exc)}. "
-                "Fix the pattern of its pre-tokenizer's Split step, or use another file"
-            ) from None
-        if n_tokens > MAX_PROBE_TOKENS_PER_CHAR * len(probe):
-            raise VocabularyError(
-                f"this tokenizer.json cannot be used: it makes {n_tokens:,} tokens of the "
-                f"{len(probe)} characters {probe[:24]!r}, more than {MAX_PROBE_TOKENS_PER_CHAR} "
-                "per character, which no real tokenizer does (one per byte is the most)"
-            )
-    model = type(tk.model).__name__
-    name = name.strip() or "my tokenizer"
-    info = TokenizerInfo(
-        _custom_id(data), name, f"Custom (tokenizer.json, {model})", (),
-        tk.get_vocab_size(with_added_tokens=True),
-        f"uploaded tokenizer.json, sha256 {sha256_bytes(data)[:12]}...", "as uploaded",
-        kind="custom",
-    )  # fmt: skip
-    return HFTokenizer(info, tk)
-
-
-def tokenizer_from_encoding(encoding, info: TokenizerInfo) -> Tokenizer:
-    """Wrap a ready `tiktoken.Encoding` (e.g. one trained in the BPE playground)."""
-    return TiktokenTokenizer(info, encoding, newline_safe=False)

@@ -1,45 +1,34 @@
 """The prompt workspace: one text (or one chat request) counted by several tokenizers.
 
 Data flows text -> `counting` (a :class:`CountRow` per tokenizer, plus text statistics and CSV)
-or messages (+ tools) -> `chat` (each family's chat format around them -> a :class:`RequestCount`;
-`formats` holds the types every format shares and the registry `chat` fills; `harmony`,
-`gemma_chat`, `llama4_chat`, `mistral_spm_chat` and `gemini_rule` are single families' formats).
-`models` is the catalog of models by their makers' names (GPT-5.5, Llama 3.1 8B, Claude ...),
-one line each: tokenizer, chat format and price reference; `model_prices` prices them from the
-price source and gives the one rule for a model's context window.
+or messages (+ `tools`) -> `chat` (the registry of chat formats; each family's format around
+them -> a :class:`RequestCount`). `formats` holds the record every format is (its renderer or
+its counting rule); each family's formats have a module of their own: `openai_rule`,
+`llama3_chat`, `qwen_chat`, `mistral_chat`, `harmony`, `deepseek_chat`, `gemini_rule`,
+`gemma_chat`, `llama4_chat`.
+The models picked by their makers' names, their prices and context windows come from the shared
+`tokenizer_core.catalog`.
 `share` packs the text and settings into a link and back; `charts` draws the rows
 (``tokenizer_core.workspace.charts``, imported on its own so Altair loads only when drawn).
-Prices and costs come from `tokenizer_core.pricing`.
 """
 
-from .chat import (
-    CHAT_FORMATS,
-    ChatCount,
-    ChatFormat,
-    ChatPart,
-    ChatRenderError,
-    Message,
-    RequestCount,
-    ToolsError,
-    chat_formats_for,
-    chat_template_text,
-    count_chat,
-    count_chats,
-    count_request,
-    parse_tools,
-    request_segments,
-)
-from .counting import CONTEXT_WINDOWS, CountRow, TextStats, count_row, count_table, rows_to_csv, text_stats
-from .harmony import HarmonyMessage, HarmonySystem, HarmonyTool, harmony_parts
-from .models import MODELS, ModelEntry, group_by_tokenizer, resolve_choices
-from .share import ShareState, pack_text, read_share_params, share_params, unpack_text
+from .chat import CHAT_FORMATS, ChatRenderError, Message, RequestCount, count_request
+from .counting import CONTEXT_WINDOWS, CountRow, count_table, rows_to_csv
+from .share import pack_text, read_share_params, unpack_text
+from .tools import ToolsError
 
 __all__ = [
-    "CONTEXT_WINDOWS", "CountRow", "TextStats", "count_row", "count_table", "rows_to_csv", "text_stats",
-    "CHAT_FORMATS", "ChatCount", "ChatFormat", "ChatPart", "chat_formats_for", "chat_template_text",
-    "count_chat", "count_chats",
-    "HarmonyMessage", "HarmonySystem", "HarmonyTool", "harmony_parts",
-    "ChatRenderError", "Message", "RequestCount", "ToolsError", "count_request",
-    "parse_tools", "request_segments", "MODELS", "ModelEntry", "group_by_tokenizer", "resolve_choices",
-    "ShareState", "pack_text", "read_share_params", "share_params", "unpack_text",
-]  # fmt: skip
+    "CHAT_FORMATS",
+    "ChatRenderError",
+    "CONTEXT_WINDOWS",
+    "count_request",
+    "count_table",
+    "CountRow",
+    "Message",
+    "pack_text",
+    "read_share_params",
+    "RequestCount",
+    "rows_to_csv",
+    "ToolsError",
+    "unpack_text",
+]

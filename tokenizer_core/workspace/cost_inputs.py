@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..pricing.source import RATE_OPTIONS
+from ..catalog.source import RATE_OPTIONS
 from .limits import shown
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
+from ..catalog.choices import TokenizerGroup
+from ..catalog.windows import window_for
 from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import Tokenizer
 
@@ -65,7 +67,17 @@ def count_row(
 ) -> CountRow:
     """One row of the count table for one tokenizer."""
     stats = stats or text_stats(text)
-    tokens = tokenizer.count(text, allow_special=allow_special)
+    return row_for(
+        tokenizer, tokenizer.count(text, allow_special=allow_special), stats, context_window=context_window
+    )
+
+
+def row_for(tokenizer: Tokenizer, tokens: int, stats: TextStats, *, context_window: int) -> CountRow:
+    """The row of a text that `tokenizer` counted `tokens` in (a count kept elsewhere, such as
+    a cache shared by the app's sessions): the same row `count_row` makes from the text.
+
+    For "hello world" (11 characters, 2 words) counted 2 tokens by o200k_base in a 1,000-token
+    window: ``chars_per_token == 5.5`` and ``context_pct == 0.2``."""
     return CountRow(
         tokenizer_id=tokenizer.info.id,
         tokenizer=tokenizer.info.name,
@@ -107,3 +119,16 @@ def rows_to_csv(rows: Sequence[CountRow]) -> str:
     for row in rows:
         writer.writerow({k: spreadsheet_safe(v) for k, v in asdict(row).items()})
     return buf.getvalue()
+
+
+def with_windows(
+    rows: Sequence[CountRow], groups: Sequence[TokenizerGroup], *, chosen: int
+) -> list[CountRow]:
+    """Count rows (one per tokenizer) measured against the window the one rule gives each tokenizer's
+    models (:func:`window_for`), instead of one window for all."""
+    by_tok = {g.tokenizer_id: g.choices for g in groups}
+    out = []
+    for r in rows:
+        w = window_for(by_tok.get(r.tokenizer_id, ()), chosen=chosen).tokens
+        out.append(replace(r, context_window=w, context_pct=round(100.0 * r.tokens / w, 3)))
+    return out

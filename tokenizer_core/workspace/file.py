@@ -25,13 +25,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..pricing.source import RATE_OPTIONS
-from ..pricing.table import Edits, PriceError, edits_from_json, edits_to_json
+from ..catalog.prices import Edits, PriceError, edits_from_json, edits_to_json
+from ..catalog.source import RATE_OPTIONS
 from ..tokenizers import some_of
 from ..tokenizers.textio import InputError, read_json_file
 from .cost_inputs import COUNT_FIELDS, read_cost_inputs
 from .diff import DiffRegion, diff_html, diff_regions
-from .intake import read_messages, read_version, read_versions, tools_problem
+from .intake import read_messages, read_versions, tools_problem
 from .limits import MAX_DEPTH, nesting_depth, no_lone_surrogates, shown, too_deep_message
 from .versions import KINDS, PromptVersion, version_tokens
 
@@ -76,14 +76,6 @@ def save_workspace(ws: Workspace) -> str:
     }  # fmt: skip
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def version_from_json(v: object, where: str) -> PromptVersion:
-    """One version from its JSON object; raises WorkspaceError with its first problem."""
-    version, problems = read_version(v, where)
-    if version is None:
-        raise WorkspaceError(problems[0])
-    return version
 
 
 def _text_field(doc: dict, key: str, notes: list[str]) -> str:
@@ -183,5 +175,5 @@ def _prices(value: object) -> tuple[Edits, str | None, list[str]]:
 
 __all__ = [
     "FORMAT", "VERSION", "DiffRegion", "PromptVersion", "Workspace", "WorkspaceError", "diff_html", "diff_regions",
-    "load_workspace", "save_workspace", "version_from_json", "version_tokens",
+    "load_workspace", "save_workspace", "version_tokens",
 ]  # fmt: skip

@@ -1,11 +1,12 @@
-"""What every chat format is made of, and the registry of formats.
+"""What every chat format is made of.
 
 A request is a list of :class:`Message` (one of :data:`ROLES` and a text); a format renders it
 as :class:`ChatPart` pieces (special tokens, format text, tools, the messages' own text) or, for
-a counting rule, counts it without rendering. :class:`ChatFormat` describes one model family's
-format as users pick it. The registry (:data:`CHAT_FORMATS` with each format's renderer or rule)
-is filled in one place, `tokenizer_core.workspace.chat`; the modules of single families
-(`harmony`, `gemma_chat`, `llama4_chat`, `mistral_spm_chat`, `gemini_rule`) import only this one.
+a counting rule, counts it without rendering. :class:`ChatFormat` is one model family's format as
+users pick it, with its renderer or its rule: one record per format. Each family's formats live
+in a module of their own (`openai_rule`, `llama3_chat`, `qwen_chat`, `mistral_chat`, `harmony`,
+`deepseek_chat`, `gemini_rule`, `gemma_chat`, `llama4_chat`), which imports only this one; the
+registry (:data:`tokenizer_core.workspace.chat.CHAT_FORMATS`) lists them in one place.
 
     >>> Message("user", "hi")
     Message(role='user', content='hi')
@@ -15,8 +16,9 @@ is filled in one place, `tokenizer_core.workspace.chat`; the modules of single f
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..tokenizers.encoders import Tokenizer
 
@@ -48,22 +50,40 @@ class ChatRenderError(ValueError):
     """A request a format cannot render (e.g. tools without a user message); says what to change."""
 
 
+Render = Callable[[list[Message], list[dict]], list[ChatPart]]
+# A counting rule: (tokenizer, messages, tools) -> (total, each message's own tokens, the tools' tokens).
+RuleCount = Callable[[Tokenizer, Sequence[Message], Sequence[dict]], tuple[int, tuple[int, ...], int]]
+
+
 @dataclass(frozen=True, slots=True)
 class ChatFormat:
-    """One model family's chat format, as users pick it."""
+    """One model family's chat format, as users pick it: rendered by its `renderer` (the exact
+    prompt of the published template) or counted by its `rule` (a documented counting rule)."""
 
     id: str
     name: str
     tokenizer_ids: tuple[str, ...]
     models: str
     source: str
-    rendered: bool  # False: the documented counting rule, not a rendered prompt
+    renderer: Render | None = field(default=None, repr=False, compare=False)
+    rule: RuleCount | None = field(default=None, repr=False, compare=False)
     tools: str = ""  # how tools enter the prompt; "" = the format does not say (not counted)
     counted_by: str = ""  # how a rule counts, in a user's words ("" = OpenAI's documented rule)
 
+    def __post_init__(self) -> None:
+        if (self.renderer is None) == (self.rule is None):
+            raise ValueError(
+                f"{self.id}: give a renderer for a rendered format or a rule for a counting rule"
+            )
+
+    @property
+    def rendered(self) -> bool:
+        """True for a rendered prompt, False for a counting rule."""
+        return self.renderer is not None
+
     def parts(self, user: str, system: str = "") -> list[ChatPart]:
         """One optional system message and one user message, rendered ([] for a rule)."""
-        return self.render(_simple(user, system)) if self.rendered else []
+        return self.render(_simple(user, system))
 
     def render(self, messages: Sequence[Message], tools: Sequence[dict] = ()) -> list[ChatPart]:
         """The request as parts (rendered formats only): ``[]`` for a rule-based format.
@@ -71,9 +91,9 @@ class ChatFormat:
         Tools are rendered only where the format publishes how (``self.tools``); raises
         ChatRenderError for a request the format's template refuses.
         """
-        if not self.rendered:
+        if self.renderer is None:
             return []
-        return RENDERERS[self.id](list(messages), list(tools) if self.tools else [])
+        return self.renderer(list(messages), list(tools) if self.tools else [])
 
 
 def _simple(user: str, system: str) -> list[Message]:
@@ -99,28 +119,7 @@ def _open_roles(messages: Sequence[Message]) -> list[Message]:
     return [Message("system", m.content) if m.role == "developer" else m for m in messages]
 
 
-Render = Callable[[list[Message], list[dict]], list[ChatPart]]
-CHAT_FORMATS: dict[str, ChatFormat] = {}
-RENDERERS: dict[str, Render] = {}
-
-# A counting rule other than OpenAI's: (tokenizer, messages, tools) -> (total, each message's
-# own tokens, the tools' tokens).
-RuleCount = Callable[[Tokenizer, Sequence[Message], Sequence[dict]], tuple[int, tuple[int, ...], int]]
-RULES: dict[str, RuleCount] = {}
-
-
-def register_format(
-    fmt: ChatFormat,
-    *,
-    render: Render | None = None,
-    rule: RuleCount | None = None,
-) -> None:
-    """Add a chat format kept in a module of its own: a rendered one with its `render`, or a
-    counting rule (``rendered=False``) with its `rule`."""
-    if (render is None) == (rule is None) or fmt.rendered != (render is not None):
-        raise ValueError(f"{fmt.id}: give a render for a rendered format or a rule for a counting rule")
-    CHAT_FORMATS[fmt.id] = fmt
-    if render is not None:
-        RENDERERS[fmt.id] = render
-    if rule is not None:
-        RULES[fmt.id] = rule
+def _tools_json(tools: Sequence[dict], **kw) -> list[str]:
+    # Hugging Face's chat templates call `tojson`, which (in transformers) is json.dumps with
+    # ensure_ascii=False and the keys in the order given.
+    return [json.dumps(t, ensure_ascii=False, **kw) for t in tools]

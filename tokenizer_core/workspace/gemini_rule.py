@@ -89,7 +89,7 @@ GEMINI = ChatFormat(
     "Gemini 2.0 Flash, 2.5 Pro, 2.5 Flash, 2.5 Flash-Lite, 3 Pro and 3 Flash (previews)",
     f"Google's SDK ({SDK_VERSION}, LocalTokenizer): each Gemini model's Gemma vocabulary, every "
     "text counted on its own and summed",
-    rendered=False,
+    rule=gemini_count,
     tools="by the texts inside each declaration (names, descriptions, parameter names, enums), as the SDK counts them",
     counted_by="text only, counted as Google's SDK counts locally: images, audio and video are not counted, "
     "tool declarations only by the text in them",

@@ -54,16 +54,6 @@ def _gemma(messages: list[Message], *, system_role: bool) -> list[ChatPart]:
     return [*out, _special("<start_of_turn>"), _fmt("model\n")]
 
 
-GEMMA3 = ChatFormat(
-    "gemma3", "Gemma 3", ("gemma3",), "Gemma 3",
-    "the chat_template of Gemma 3's tokenizer_config.json (checked against it in the tests)", rendered=True,
-)  # fmt: skip
-GEMMA2 = ChatFormat(
-    "gemma2", "Gemma 2", ("gemma2",), "Gemma 2",
-    "the chat_template of Gemma 2's tokenizer_config.json: no system role", rendered=True,
-)  # fmt: skip
-
-
 def render_gemma3(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     """Gemma 3: a system message joins the first user turn."""
     return _gemma(messages, system_role=True)
@@ -72,3 +62,13 @@ def render_gemma3(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
 def render_gemma2(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     """Gemma 2: no system role."""
     return _gemma(messages, system_role=False)
+
+
+GEMMA3 = ChatFormat(
+    "gemma3", "Gemma 3", ("gemma3",), "Gemma 3",
+    "the chat_template of Gemma 3's tokenizer_config.json (checked against it in the tests)", renderer=render_gemma3,
+)  # fmt: skip
+GEMMA2 = ChatFormat(
+    "gemma2", "Gemma 2", ("gemma2",), "Gemma 2",
+    "the chat_template of Gemma 2's tokenizer_config.json: no system role", renderer=render_gemma2,
+)  # fmt: skip

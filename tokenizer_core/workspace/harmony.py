@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .formats import ChatPart
+from .formats import ChatFormat, ChatPart, Message, _open_roles
 
 HARMONY_IDENTITY = "You are ChatGPT, a large language model trained by OpenAI."
 HARMONY_CUTOFF = "2024-06"
@@ -287,13 +287,42 @@ def harmony_parts(
     return [*parts, _special("<|start|>"), _piece(next_role)]
 
 
-def harmony_request(user: str, system: str = "") -> list[ChatPart]:
-    """The counter's request: default system message, your system message as the developer's
-    instructions (as gpt-oss's chat template does), your text as the user message."""
-    return harmony_parts([HarmonyMessage("user", user)], instructions=system)
+def render_harmony(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+    """gpt-oss (harmony): system and developer messages become the developer's instructions (as
+    gpt-oss's chat template does), tools the developer message's TypeScript-like namespace."""
+    messages = _open_roles(messages)
+    systems = [i for i, m in enumerate(messages) if m.role == "system" and m.content]
+    turns = [i for i, m in enumerate(messages) if m.role != "system"]
+    funcs = [t.get("function", t) for t in tools]
+    parts = harmony_parts(
+        [HarmonyMessage(messages[i].role, messages[i].content, channel="final" if messages[i].role == "assistant"
+                        else None) for i in turns],
+        instructions="\n\n".join(messages[i].content for i in systems),
+        tools=[HarmonyTool(f["name"], f.get("description", ""), f.get("parameters")) for f in funcs],
+    )  # fmt: skip
+    # give each message's own text its index (instructions: the first system message's)
+    owners = iter(turns)
+    out = []
+    for p in parts:
+        if p.kind == "system" and systems:
+            p = ChatPart(p.text, p.kind, p.alone, systems[0])
+        elif p.kind in ("user", "assistant"):
+            p = ChatPart(p.text, p.kind, p.alone, next(owners, None))
+        elif p.kind == "format" and funcs and "namespace functions" in p.text:
+            p = ChatPart(p.text, "tools", p.alone)
+        out.append(p)
+    return out
+
+
+HARMONY = ChatFormat(
+    "harmony", "Harmony (gpt-oss)", ("o200k_harmony",), "gpt-oss-20b, gpt-oss-120b",
+    "OpenAI's harmony format: default system message (reasoning: medium), your system "
+    "message as developer instructions (checked against openai-harmony in the tests)",
+    renderer=render_harmony, tools="in the developer message, as a TypeScript-like 'namespace functions'",
+)  # fmt: skip
 
 
 __all__ = [
-    "HARMONY_CHANNELS", "HARMONY_CUTOFF", "HARMONY_IDENTITY", "HarmonyMessage", "HarmonySystem",
-    "HarmonyTool", "harmony_parts", "harmony_request", "schema_to_typescript", "tools_text",
+    "HARMONY", "HARMONY_CHANNELS", "HARMONY_CUTOFF", "HARMONY_IDENTITY", "HarmonyMessage", "HarmonySystem",
+    "HarmonyTool", "harmony_parts", "render_harmony", "schema_to_typescript", "tools_text",
 ]  # fmt: skip

@@ -10,8 +10,9 @@ out; nothing unchecked gets further, so no later click can meet a bad value.
 
 from __future__ import annotations
 
-from .chat import ROLES, ToolsError, parse_tools
+from .chat import ROLES
 from .limits import MAX_MESSAGES, MAX_VERSIONS, shown
+from .tools import ToolsError, parse_tools
 from .versions import KINDS, PromptVersion
 
 

@@ -28,5 +28,5 @@ def render_llama4(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
 
 LLAMA4 = ChatFormat(
     "llama4", "Llama 4", ("llama4",), "Llama 4 Scout, Llama 4 Maverick",
-    "Meta's llama_models 0.3.0, llama4/chat_format.py (checked against it in the tests)", rendered=True,
+    "Meta's llama_models 0.3.0, llama4/chat_format.py (checked against it in the tests)", renderer=render_llama4,
 )  # fmt: skip

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..tokenizers.encoders import Tokenizer
-from .chat import CHAT_FORMATS, ChatRenderError, Message, count_request, parse_tools
+from .chat import CHAT_FORMATS, ChatRenderError, Message, count_request
+from .tools import parse_tools
 
 KINDS = ("text", "chat")
 ROLE_NAMES = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant"}

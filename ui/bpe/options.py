@@ -63,32 +63,32 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
         c1, c2, c3 = st.columns([1, 1.4, 1])  # the middle one holds the longest choice (pre-tokenization)
         with c1:
             symbols = st.radio(
-                "Start symbols", list(SYMBOL_KINDS), format_func=SYMBOL_KINDS.get, key="bpe_symbols",
+                "Start symbols", list(SYMBOL_KINDS), format_func=SYMBOL_KINDS.get, key="bpe_symbols", persist_state="session",
                 horizontal=True, help=HELP["symbols"],
             )  # fmt: skip
             choices = [*MARKER_PRESETS, CUSTOM]
             marker_choice = st.selectbox(
-                "End-of-word marker", choices, key="bpe_marker", help=HELP["marker"],
+                "End-of-word marker", choices, key="bpe_marker", persist_state="session", help=HELP["marker"],
                 format_func=lambda m: "custom..." if m == CUSTOM else MARKER_PRESETS[m],
             )  # fmt: skip
             marker = marker_choice
             if marker_choice == CUSTOM:
                 marker = st.text_input(
-                    "Custom marker", key="bpe_marker_custom", max_chars=12, placeholder="e.g. ▁ or </s>"
+                    "Custom marker", key="bpe_marker_custom", persist_state="session", max_chars=12, placeholder="e.g. ▁ or </s>"
                 ).strip()  # fmt: skip
                 if not marker:
                     st.caption("Type a marker, or choose 'none'.")
         with c2:
             labels = pretokenizer_labels()
             pretok = st.selectbox(
-                "Pre-tokenization", list(labels), format_func=labels.get, key="bpe_pretok",
+                "Pre-tokenization", list(labels), format_func=labels.get, key="bpe_pretok", persist_state="session",
                 help=HELP["pretok"], disabled=word_counts_mode,
             )  # fmt: skip
             tie = st.radio("Ties between equally frequent pairs", list(TIE_BREAKS), format_func=TIE_BREAKS.get,
-                           key="bpe_tie", help=HELP["tie"])  # fmt: skip
+                           key="bpe_tie", persist_state="session", help=HELP["tie"])  # fmt: skip
         with c3:
             stop = st.radio(
-                "Stop after", ["merges", "vocab"], key="bpe_stop", horizontal=True, help=HELP["stop"],
+                "Stop after", ["merges", "vocab"], key="bpe_stop", persist_state="session", horizontal=True, help=HELP["stop"],
                 format_func={"merges": "a number of merges", "vocab": "a vocabulary size"}.get,
             )  # fmt: skip
             # min/max make Streamlit refuse a value outside the range (the box then says so and
@@ -96,14 +96,14 @@ def options_form(word_counts_mode: bool) -> BPEOptions | None:
             # caption shows the values training will use.
             if stop == "merges":
                 merges = int(st.number_input(f"Number of merges (0 to {MAX_MERGES:,})", 0, MAX_MERGES, step=10,
-                                             key="bpe_merges"))  # fmt: skip
+                                             key="bpe_merges", persist_state="session"))  # fmt: skip
                 vocab = None
             else:
                 vocab = int(st.number_input(f"Target vocabulary size (1 to {MAX_VOCAB:,})", 1, MAX_VOCAB, step=50,
-                                            key="bpe_vocab"))  # fmt: skip
+                                            key="bpe_vocab", persist_state="session"))  # fmt: skip
                 merges = None
             minfreq = int(st.number_input("Minimum pair frequency (1 or more)", 1, MAX_MIN_FREQUENCY,
-                                          step=1, key="bpe_minfreq", help=HELP["minfreq"]))  # fmt: skip
+                                          step=1, key="bpe_minfreq", persist_state="session", help=HELP["minfreq"]))  # fmt: skip
         with st.expander("What the options do", icon=":material/help:"):
             names = {"symbols": "Start symbols", "marker": "End-of-word marker", "pretok": "Pre-tokenization",
                      "tie": "Ties", "stop": "Stop after", "minfreq": "Minimum pair frequency",

@@ -20,7 +20,7 @@ def probe_section(model: BPEModel, k: int) -> None:
         f"Probe: your text with the first {plural(k, 'merge')}" if k else "Probe: your text before any merge"
     )
     st.session_state.setdefault("bpe_probe", "lowest newer")
-    text = st.text_input("Probe text", key="bpe_probe", help="Any text: it is encoded with the merges "
+    text = st.text_input("Probe text", key="bpe_probe", persist_state="session", help="Any text: it is encoded with the merges "
                          "learned so far, in the order they were learned.")  # fmt: skip
     if len(text) > MAX_PROBE_CHARS:
         st.warning(f"The probe is {len(text):,} characters; only the first {MAX_PROBE_CHARS:,} are shown.")

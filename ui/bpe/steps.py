@@ -61,7 +61,7 @@ def step_controls(n: int) -> int:
     c1.button("Previous", key="bpe_prev", on_click=shift_step, args=(-1, n), disabled=k <= 0,
               width="stretch", help="One merge back")  # fmt: skip
     if n > 0:
-        k = int(c2.slider("Merges applied (step k)", 0, n, key="bpe_step",
+        k = int(c2.slider("Merges applied (step k)", 0, n, key="bpe_step", persist_state="session",
                           help="Everything below shows the corpus and the probe after the first k merges."))  # fmt: skip
     else:
         c2.caption("No merges were learned, so there is nothing to step through.")

@@ -100,10 +100,11 @@ def use_section(model: BPEModel | None, k: int) -> None:
             st.text_input(
                 "Name",
                 key="bpe_reg_name",
+                persist_state="session",
                 placeholder=f"my BPE ({plural(model.n_merges, 'merge')})",
                 max_chars=60,
             )
-            partial = st.toggle(f"Only the first {plural(k, 'merge')} (the step shown)", key="bpe_reg_partial",
+            partial = st.toggle(f"Only the first {plural(k, 'merge')} (the step shown)", key="bpe_reg_partial", persist_state="session",
                                 disabled=k == model.n_merges or k == 0)  # fmt: skip
             st.button(
                 "Use this tokenizer on every page", key="bpe_register", type="primary", icon=":material/add_circle:",

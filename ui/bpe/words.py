@@ -22,7 +22,7 @@ def words_section(model: BPEModel, k: int) -> None:
         return
     c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
     order = c2.segmented_control(
-        "Order", ["corpus", "frequent"], key="bpe_words_order", default="corpus",
+        "Order", ["corpus", "frequent"], key="bpe_words_order", persist_state="session", default="corpus",
         format_func={"corpus": "Corpus order", "frequent": "Most frequent"}.get,
     ) or "corpus"  # fmt: skip
     views = session_cached(

@@ -1,5 +1,5 @@
-"""The chunk previewer's work: the document's tokens and its chunks, cached for every session, a
-large document counted and chunked in a worker process."""
+"""The chunk previewer's work: the document's tokens (counted by ui/counting.py) and its chunks,
+cached for every session, a large document counted and chunked in a worker process."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import streamlit as st
 from tokenizer_core import Tokenizer, chunk_text
 from tokenizer_core.chunking import ChunkResult
 from tokenizer_core.portable import TokenizerRef, portable
-from tokenizer_core.tasks import chunk_task, count_task
+from tokenizer_core.tasks import chunk_task
 
+from ..counting import counts
 from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
 
 
@@ -20,29 +21,16 @@ def cached_chunks(
     return chunk_text(text, _tok, strategy=strategy, size=size, overlap=overlap)
 
 
-@st.cache_data(max_entries=32, ttl=3600, show_spinner=False)
-def cached_count(text: str, tokenizer_id: str, _tok: Tokenizer) -> int:
-    return _tok.count(text)
-
-
 def pooled(tok: Tokenizer, text: str, kind: str) -> TokenizerRef | None:
     """`tok` as a worker can rebuild it when `text` is too large for this process, else None."""
     return portable(tok) if len(text) > in_process_max_chars(kind) else None
 
 
 def document_tokens(text: str, tok: Tokenizer) -> int | None:
-    """The document's token count; a large document is counted in a worker process (progress bar,
-    Cancel). None, with a message shown, when the user cancelled."""
-    if (ref := pooled(tok, text, "count")) is None:
-        return cached_count(text, tok.id, tok)
-    outcome = pooled_result(
-        "chunks_count", ("count", text_digest(text), tok.id), count_task, text, (ref,), context_window=1,
-        allow_special=False, weight=1, label="Counting the document's tokens...",
-    )  # fmt: skip
-    if outcome.error is not None:
-        show_stopped("chunks_count", outcome, "Counting", "document")
-        return None
-    return outcome.value[0].tokens
+    """The document's token count (ui/counting.py; a large document is counted in a worker
+    process, with a progress bar and Cancel). None, with a message shown, when the user cancelled."""
+    rows = counts(text, [tok], special=False, where="chunks", what="document")
+    return None if rows is None else rows[0].tokens
 
 
 def chunks_of(text: str, tok: Tokenizer, strategy: str, size: int, overlap: int) -> ChunkResult | None:

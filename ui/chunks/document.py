@@ -19,7 +19,7 @@ def document_view(text: str, result: ChunkResult, limit: int | None) -> None:
             st.session_state["chunks_first"] = len(chunks) - 1
         first = int(st.columns([1, 3])[0].number_input(
             "Show chunks from number", min_value=0, max_value=len(chunks) - 1, step=MAX_VIEW_CHUNKS,
-            key="chunks_first",
+            key="chunks_first", persist_state="session",
         ))  # fmt: skip
     window = view_window(chunks, first=first, max_chunks=MAX_VIEW_CHUNKS, max_chars=MAX_VIEW_CHARS)
     if window.partial:

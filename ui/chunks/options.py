@@ -30,7 +30,7 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
     c1, c2, c3 = st.columns([3, 2, 3], vertical_alignment="bottom")
     with c1:
         strategy = st.selectbox(
-            "Strategy", list(STRATEGIES), index=list(STRATEGIES).index("markdown"), key="chunks_strategy",
+            "Strategy", list(STRATEGIES), index=list(STRATEGIES).index("markdown"), key="chunks_strategy", persist_state="session",
             format_func=lambda s: STRATEGIES[s].label,
             help="\n\n".join(f"**{s.label}**: {s.description}" for s in STRATEGIES.values()),
         )  # fmt: skip
@@ -41,7 +41,7 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
         )  # fmt: skip
     with c3:
         model_name = st.selectbox(
-            "Embedding model", [NO_MODEL, *(m.name for m in EMBEDDING_MODELS)], key="chunks_model",
+            "Embedding model", [NO_MODEL, *(m.name for m in EMBEDDING_MODELS)], key="chunks_model", persist_state="session",
             on_change=on_model_change,
             format_func=lambda n: n if n == NO_MODEL else f"{n} ({next(m.limit for m in EMBEDDING_MODELS if m.name == n):,})",
             help="Sets the chunk size to the model's input limit and warns when chunks exceed it.",
@@ -52,25 +52,31 @@ def settings_form() -> tuple[str, str, int, tuple[str, float], str]:
         # it, and a widget given both a default and a state value makes Streamlit log a warning.
         st.session_state.setdefault("chunks_size", DEFAULT_SIZE)
         size = st.number_input(
-            "Chunk size (tokens)", step=64, key="chunks_size",
+            "Chunk size (tokens)", step=64, key="chunks_size", persist_state="session",
             help="The most tokens one chunk may have, counted on the chunk's own text.",
         )  # fmt: skip
     with c5:
         unit = st.segmented_control(
-            "Overlap in", ["tokens", "%"], default="tokens", key="chunks_overlap_unit",
+            "Overlap in", ["tokens", "%"], default="tokens", key="chunks_overlap_unit", persist_state="session",
             format_func={"tokens": "tokens", "%": "% of size"}.get,
         ) or "tokens"  # fmt: skip
     with c6:
         if unit == "%":
-            pct = st.number_input("Overlap (% of size)", value=10.0, step=5.0, key="chunks_overlap_pct")
+            pct = st.number_input(
+                "Overlap (% of size)", value=10.0, step=5.0, key="chunks_overlap_pct", persist_state="session"
+            )
             overlap_raw = ("%", pct)
         else:
             overlap_raw = (
                 "tokens",
-                st.number_input("Overlap (tokens)", value=0, step=16, key="chunks_overlap"),
+                st.number_input(
+                    "Overlap (tokens)", value=0, step=16, key="chunks_overlap", persist_state="session"
+                ),
             )
     with c7:
-        st.toggle("Show whitespace", key="chunks_ws", help="space ⋅, tab →, newline ↵")
+        st.toggle(
+            "Show whitespace", key="chunks_ws", persist_state="session", help="space ⋅, tab →, newline ↵"
+        )
     return strategy, tokenizer_id, int(size), overlap_raw, model_name
 
 

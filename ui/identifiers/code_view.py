@@ -20,10 +20,17 @@ def code_view_tab(code: str, language: str, ids: tuple, strings: bool, comments:
                   analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None:  # fmt: skip
     lines = max(1, code.count("\n") + (0 if code.endswith("\n") else 1))
     c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
-    tid = c1.selectbox("Colour by the tokens of", list(analysis.tokenizer_ids), key="identifiers_view_tok",
+    tid = c1.selectbox("Colour by the tokens of", list(analysis.tokenizer_ids), key="identifiers_view_tok", persist_state="session",
                        format_func=dict(zip(analysis.tokenizer_ids, analysis.tokenizer_names)).get)  # fmt: skip
     start = int(
-        c2.number_input(f"Start at line (of {lines:,})", 1, max(1, lines), 1, key="identifiers_view_line")
+        c2.number_input(
+            f"Start at line (of {lines:,})",
+            1,
+            max(1, lines),
+            1,
+            key="identifiers_view_line",
+            persist_state="session",
+        )
     )
     first, last = code_view_window(code, start)
     last = min(last, lines)

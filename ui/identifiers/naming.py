@@ -66,7 +66,13 @@ def styles_tab(
         hide_index=True,
     )  # fmt: skip
     st.subheader("Try a name")
-    typed = st.text_input("Identifier", value="get_user_by_id", key="identifiers_try_name", max_chars=200)
+    typed = st.text_input(
+        "Identifier",
+        value="get_user_by_id",
+        key="identifiers_try_name",
+        persist_state="session",
+        max_chars=200,
+    )
     name = "_".join(typed.split())
     if not name:
         st.info("Type an identifier to see it in every naming style.")

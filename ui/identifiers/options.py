@@ -26,18 +26,19 @@ def options_row() -> tuple[list[str], bool, bool, bool]:
         ids = tokenizer_select("identifiers_tokenizers")
     with c2:
         st.selectbox(
-            "Language", [AUTO, *CODE_LANGUAGES], key="identifiers_language",
+            "Language", [AUTO, *CODE_LANGUAGES], key="identifiers_language", persist_state="session",
             format_func=lambda k: "Detect (file name, then content)" if k == AUTO else CODE_LANGUAGES[k].name,
             help="Detected from the uploaded file's name, else guessed from the code. Choose it if the guess is wrong.",
         )  # fmt: skip
     t1, t2, t3 = st.columns([1, 1, 2])
-    strings = t1.toggle("Count words in strings", key="identifiers_strings",
+    strings = t1.toggle("Count words in strings", key="identifiers_strings", persist_state="session",
                         help="Off: text inside string literals is skipped, as it is not code.")  # fmt: skip
-    comments = t2.toggle("Count words in comments", key="identifiers_comments",
+    comments = t2.toggle("Count words in comments", key="identifiers_comments", persist_state="session",
                          help="Off: comments are skipped. Keywords never count as identifiers.")  # fmt: skip
     greedy = t3.toggle(
         "Compare with the teaching tokenizer",
         key="identifiers_add_greedy",
+        persist_state="session",
         help="Adds the small greedy longest-match tokenizer of the Teaching mode tab (its vocabulary is there).",
     )
     return ids, strings, comments, greedy

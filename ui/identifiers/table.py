@@ -31,19 +31,28 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
     # two rows, so that every box is wide enough for its label and its longest choice
     f1, f2, f5 = st.columns([3, 3, 4], vertical_alignment="bottom")
     f3, f4, b1, b2 = st.columns([1.3, 1.3, 1.8, 4], vertical_alignment="bottom")
-    query = f1.text_input("Filter", key="identifiers_filter", placeholder="part of a name or word, e.g. user")
-    styles = f2.multiselect("Styles", list(STYLES), key="identifiers_styles", placeholder="all styles")
+    query = f1.text_input(
+        "Filter",
+        key="identifiers_filter",
+        persist_state="session",
+        placeholder="part of a name or word, e.g. user",
+    )
+    styles = f2.multiselect(
+        "Styles", list(STYLES), key="identifiers_styles", persist_state="session", placeholder="all styles"
+    )
     min_chars = int(f3.number_input(
-        "Min. length", 1, 200, 3, key="identifiers_min_chars",
+        "Min. length", 1, 200, 3, key="identifiers_min_chars", persist_state="session",
         help="Names shorter than this are hidden. One- and two-letter names (i, x, db) cost one token and so "
         "always top a tokens-per-character sort; set 1 to see them.",
     ))  # fmt: skip
-    min_occ = int(f4.number_input("Min. uses", 1, 100_000, 1, key="identifiers_min_occ"))
+    min_occ = int(
+        f4.number_input("Min. uses", 1, 100_000, 1, key="identifiers_min_occ", persist_state="session")
+    )
     sort = f5.selectbox(
-        "Sort by", list(IDENTIFIER_ORDERS), key="identifiers_sort", format_func=IDENTIFIER_ORDERS.get,
+        "Sort by", list(IDENTIFIER_ORDERS), key="identifiers_sort", persist_state="session", format_func=IDENTIFIER_ORDERS.get,
         help="Most expensive first. Tokens in this file: what the name costs where it stands, times its uses.",
     )  # fmt: skip
-    builtins = b1.toggle("Show builtins", value=True, key="identifiers_builtins",
+    builtins = b1.toggle("Show builtins", value=True, key="identifiers_builtins", persist_state="session",
                          help="print, len, console, String, COUNT... are identifiers but not yours.")  # fmt: skip
     rows = [r for r in filter_rows(analysis.rows, query=query, styles=styles, min_occurrences=min_occ,
                                    include_builtins=builtins) if r.length >= min_chars]  # fmt: skip
@@ -86,14 +95,19 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
 
     st.subheader("The most expensive names")
     top_n = st.slider(
-        "Identifiers in the chart (from the top of the table)", 5, 40, 15, key="identifiers_top_n"
+        "Identifiers in the chart (from the top of the table)",
+        5,
+        40,
+        15,
+        key="identifiers_top_n",
+        persist_state="session",
     )
     measure = "file" if sort == "file" else "alone"
     st.altair_chart(top_identifiers_chart(rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n,
                                           measure=measure), width="stretch")  # fmt: skip
     st.subheader("Coloured token splits")
     mode = st.segmented_control(
-        "Split of", ["the name alone", "the name in the code"], default="the name alone", key="identifiers_split_mode",
+        "Split of", ["the name alone", "the name in the code"], default="the name alone", key="identifiers_split_mode", persist_state="session",
         help="In the code: the tokens at the first use, with the space (⋅) or punctuation merged before it.",
     ) or "the name alone"  # fmt: skip
     st.html(split_table_html(rows, analysis.tokenizer_ids, analysis.tokenizer_names,
@@ -109,7 +123,7 @@ def inspect_section(rows: list[IdentifierRow], analysis: IdentifierAnalysis, tok
     names = [r.name for r in rows]
     if st.session_state.get("identifiers_inspect") not in names:
         st.session_state["identifiers_inspect"] = names[0]
-    name = st.selectbox("Identifier", names, key="identifiers_inspect",
+    name = st.selectbox("Identifier", names, key="identifiers_inspect", persist_state="session",
                         help="Or click a row of the table above.")  # fmt: skip
     row = next(r for r in rows if r.name == name)
     split = split_identifier(name)

@@ -17,6 +17,8 @@ from tokenizer_core.identifiers import (
 )
 from tokenizer_core.tokenizers import escape_markdown
 
+from ..counting import counts
+
 SEED_EXAMPLES = {  # the seed's four printed splits (tokenization seed, greedy example)
     "def calculate_total(items):": ["def", "calc", "ulate", "_", "total", "(", "items", ")", ":"],
     "getUserById(id)": ["get", "User", "By", "Id", "(", "id", ")"],
@@ -50,7 +52,12 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
 
     c1, c2 = st.columns([1, 2])
     with c1:
-        st.text_area("Vocabulary (one piece per line)", key="identifiers_greedy_vocab", height=300)
+        st.text_area(
+            "Vocabulary (one piece per line)",
+            key="identifiers_greedy_vocab",
+            persist_state="session",
+            height=300,
+        )
         st.button("Reset to the article's vocabulary", key="identifiers_greedy_reset", on_click=reset,
                   icon=":material/restart_alt:")  # fmt: skip
     vocab, error = greedy_vocab()
@@ -61,7 +68,11 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
                 icon=":material/error:",
             )
         text = st.text_input(
-            "Text", value="def calculate_total(items):", key="identifiers_greedy_text", max_chars=2_000
+            "Text",
+            value="def calculate_total(items):",
+            key="identifiers_greedy_text",
+            persist_state="session",
+            max_chars=2_000,
         )
         greedy = GreedyTokenizer(vocab)
         result = greedy_split(text, vocab)
@@ -70,9 +81,9 @@ def teaching_tab(toks: list[Tokenizer]) -> None:
         st.markdown(f"**{plural(len(text), 'character')} → {plural(result.count, 'token')}** "
                     f"({plural(result.unknown, 'unknown character')})"
                     if text else "Type some text to split.")  # fmt: skip
-        if text and toks:
+        if text and toks and (rows := counts(text, toks, special=False, where="identifiers_greedy")):
             st.caption("The same text in the real tokenizers: " + ", ".join(
-                f"{escape_markdown(t.info.name)} {t.count(text)}" for t in toks))  # fmt: skip
+                f"{escape_markdown(r.tokenizer)} {r.tokens}" for r in rows))  # fmt: skip
         if result.steps:
             st.dataframe(
                 pd.DataFrame([{"position": s.pos, "chunk": s.chunk, "piece": s.piece,

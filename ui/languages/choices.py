@@ -28,7 +28,9 @@ def languages_select(languages: list[Language]) -> list[Language]:
     names = {l.code: l.name for l in languages}
     keep_valid(SELECTED, codes, default=codes, add_new=True)
     st.session_state[SEEN] = codes
-    selected = st.multiselect("Languages", codes, format_func=lambda c: names.get(c, c), key=SELECTED)
+    selected = st.multiselect(
+        "Languages", codes, format_func=lambda c: names.get(c, c), key=SELECTED, persist_state="session"
+    )
     return [l for l in languages if l.code in selected]
 
 
@@ -39,6 +41,6 @@ def base_select(chosen: list[Language]) -> str | None:
     if codes and st.session_state.get("languages_base") not in codes:
         st.session_state["languages_base"] = "en" if "en" in codes else codes[0]
     return st.selectbox(
-        "Base language", codes, format_func=lambda c: names.get(c, c), key="languages_base",
+        "Base language", codes, format_func=lambda c: names.get(c, c), key="languages_base", persist_state="session",
         help="Premiums are relative to this language (premium 1.00).", disabled=not codes,
     )  # fmt: skip

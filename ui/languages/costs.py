@@ -7,11 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Language
+from tokenizer_core.catalog.entries import MODELS, ModelEntry
+from tokenizer_core.catalog.rates import exact, round_money
 from tokenizer_core.languages.charts import cost_chart
-from tokenizer_core.pricing import COST_DEFINITION, Workload, cost_rows_csv, cost_table
-from tokenizer_core.pricing.rates import exact, round_money
+from tokenizer_core.languages.costs import COST_DEFINITION, Workload, cost_rows_csv, cost_table
 from tokenizer_core.tokenizers import escape_markdown
-from tokenizer_core.workspace.models import MODELS, ModelEntry
 
 from ..model_picker import model_picker
 from ..models import PICKER_NOTES, picker_entries
@@ -34,14 +34,15 @@ def workload_inputs() -> Workload:
         value=100_000,
         step=10_000,
         key="languages_requests",
+        persist_state="session",
     )
-    tin = c2.number_input("Input tokens per request", min_value=0, max_value=10**8, value=1_500, step=100, key="languages_in_tokens",
+    tin = c2.number_input("Input tokens per request", min_value=0, max_value=10**8, value=1_500, step=100, key="languages_in_tokens", persist_state="session",
                           help="Counted in the base language, with each model's tokenizer.")  # fmt: skip
-    tout = c3.number_input("Output tokens per request", min_value=0, max_value=10**8, value=300, step=50, key="languages_out_tokens",
+    tout = c3.number_input("Output tokens per request", min_value=0, max_value=10**8, value=300, step=50, key="languages_out_tokens", persist_state="session",
                            help="Counted in the base language, with each model's tokenizer.")  # fmt: skip
     share = c4.slider(
         "Input in the user's language", min_value=0, max_value=100, value=100, step=5, format="%d%%",
-        key="languages_share", help="The rest of the input (e.g. a fixed English system prompt) does not change with the language.",
+        key="languages_share", persist_state="session", help="The rest of the input (e.g. a fixed English system prompt) does not change with the language.",
     )  # fmt: skip
     return Workload(float(requests), float(tin), float(tout), translated_share=share / 100)
 

@@ -29,13 +29,21 @@ def pair_section(chosen: list[Language], toks: list[Tokenizer], rows: list[Langu
     for key, want in (("languages_left", base), ("languages_right", "hi" if base != "hi" else "en")):
         if st.session_state.get(key) not in codes:
             st.session_state[key] = want if want in codes else codes[min(1, len(codes) - 1)]
-    left = c1.selectbox("Left", codes, format_func=lambda c: by_code[c].name, key="languages_left")
-    right = c2.selectbox("Right", codes, format_func=lambda c: by_code[c].name, key="languages_right")
+    left = c1.selectbox(
+        "Left", codes, format_func=lambda c: by_code[c].name, key="languages_left", persist_state="session"
+    )
+    right = c2.selectbox(
+        "Right", codes, format_func=lambda c: by_code[c].name, key="languages_right", persist_state="session"
+    )
     tok_ids = [t.id for t in toks]
     if st.session_state.get("languages_pair_tok") not in tok_ids:
         st.session_state["languages_pair_tok"] = tok_ids[0]
-    tid = c3.selectbox("Tokenizer", tok_ids, format_func=tokenizer_label, key="languages_pair_tok")
-    ws = c4.toggle("Show whitespace", key="languages_pair_ws", help="space ⋅, tab →, newline ↵")
+    tid = c3.selectbox(
+        "Tokenizer", tok_ids, format_func=tokenizer_label, key="languages_pair_tok", persist_state="session"
+    )
+    ws = c4.toggle(
+        "Show whitespace", key="languages_pair_ws", persist_state="session", help="space ⋅, tab →, newline ↵"
+    )
     tok = next(t for t in toks if t.id == tid)
     st.html(legend_html([("colours", "one per token id"), ("hover", "token ids, bytes and offsets")]))
     cols = st.columns(2)

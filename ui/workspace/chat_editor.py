@@ -13,8 +13,9 @@ import itertools
 import streamlit as st
 
 from tokenizer_core.tokenizers import escape_markdown
-from tokenizer_core.workspace.chat import ROLES, Message, ToolsError, parse_tools
+from tokenizer_core.workspace.chat import ROLES, Message
 from tokenizer_core.workspace.limits import MAX_MESSAGES
+from tokenizer_core.workspace.tools import ToolsError, parse_tools
 
 from ..live_text import live_text_area
 
@@ -118,7 +119,7 @@ def chat_editor(
         with st.container(border=True):
             c1, c2 = st.columns([3, 4], vertical_alignment="bottom")
             c1.selectbox(
-                f"Message {i + 1}", ROLES, key=f"{key}_role_{mid}", format_func=ROLE_LABELS.get,
+                f"Message {i + 1}", ROLES, key=f"{key}_role_{mid}", persist_state="session", format_func=ROLE_LABELS.get,
             )  # fmt: skip
             # one row, also on a phone; icon buttons whose labels are their names for screen readers
             with c2.container(horizontal=True, vertical_alignment="center", key=f"icons_{key}_{mid}"):
@@ -146,7 +147,7 @@ def chat_editor(
         )  # fmt: skip
     with st.expander("Tools (function definitions, JSON Schema)", icon=":material/build:"):
         st.text_area(
-            "Tools as JSON", key=f"{key}_tools", height=160,
+            "Tools as JSON", key=f"{key}_tools", persist_state="session", height=160,
             placeholder='[{"type": "function", "function": {"name": "get_weather", "description": "...", '
             '"parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]',
             help="A list of tools in the OpenAI form, or bare functions with name, description and parameters.",

@@ -3,10 +3,14 @@ drawn as tokens with what the chat format adds marked apart from the messages' t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Tokenizer
+from tokenizer_core.catalog.choices import Choice
+from tokenizer_core.catalog.windows import model_window
 from tokenizer_core.tokenizers import TokenPane, escape_markdown, legend_html, token_count
 from tokenizer_core.workspace.chat import (
     CHAT_FORMATS,
@@ -16,8 +20,7 @@ from tokenizer_core.workspace.chat import (
     count_request,
     request_segments,
 )
-from tokenizer_core.workspace.model_prices import model_window
-from tokenizer_core.workspace.models import Choice
+from tokenizer_core.workspace.formats import ChatPart
 
 from ..token_view import token_view
 
@@ -48,6 +51,30 @@ def request_pairs(choices: list[Choice]) -> list[tuple[str, str, list[str], int 
     return [(t, f, names, min(w) if w else None) for (t, f), (names, w) in pairs.items()]
 
 
+@dataclass(frozen=True)
+class RequestTally:
+    """A whole request counted in one format (`count_request`'s figures, kept for every session)."""
+
+    total: int
+    messages: tuple[int, ...]
+    tools: int
+    tools_counted: bool
+    template: int  # tokens the format adds around the messages
+    parts: tuple[ChatPart, ...]
+
+
+@dataclass(frozen=True)
+class RequestRow:
+    """The request for one (tokenizer, chat format) of the chosen models: counted, or why not."""
+
+    tokenizer_id: str
+    format_id: str
+    names: list[str]  # the chosen models it counts for
+    window: int | None  # their smallest context window, if known
+    counted: RequestTally | None
+    error: str | None = None  # the format cannot render this request
+
+
 @st.cache_data(max_entries=64, ttl=3600, show_spinner="Counting the chat request...")
 def cached_request(
     tokenizer_id: str,
@@ -56,21 +83,26 @@ def cached_request(
     tools_key: str,
     _tok: Tokenizer,
     _tools: list[dict],
-) -> dict:
+) -> RequestTally | str:
+    """The request's tally, or why its format cannot render it."""
     msgs = [Message(r, c) for r, c in messages]
     try:
         rc = count_request(msgs, _tok, CHAT_FORMATS[format_id], tools=_tools)
     except ChatRenderError as exc:
-        return {"error": str(exc)}
-    return {
-        "total": rc.total, "messages": list(rc.message_tokens), "tools": rc.tools_tokens,
-        "tools_counted": rc.tools_counted, "template": rc.template_tokens, "parts": rc.parts,
-    }  # fmt: skip
+        return str(exc)
+    return RequestTally(
+        rc.total,
+        tuple(rc.message_tokens),
+        rc.tools_tokens,
+        rc.tools_counted,
+        rc.template_tokens,
+        tuple(rc.parts),
+    )
 
 
 def request_counts(
     messages: list[Message], tools: list[dict], choices: list[Choice], toks: dict[str, Tokenizer]
-) -> list[dict]:
+) -> list[RequestRow]:
     """One row per (tokenizer, format) of the chosen models, counted once each."""
     key = tuple((m.role, m.content) for m in messages)
     tools_key = repr(tools)
@@ -79,18 +111,19 @@ def request_counts(
         if tid not in toks:
             continue
         r = cached_request(tid, fid, key, tools_key, toks[tid], tools)
-        rows.append({"tokenizer_id": tid, "format_id": fid, "names": names, "window": window, **r})
+        counted, error = (None, r) if isinstance(r, str) else (r, None)
+        rows.append(RequestRow(tid, fid, names, window, counted, error))
     return rows
 
 
-def message_labels(rows: list[dict], n_messages: int, names: dict[str, str]) -> dict[int, str]:
+def message_labels(rows: list[RequestRow], n_messages: int, names: dict[str, str]) -> dict[int, str]:
     """A short count by each message in the editor: its own tokens under each tokenizer, every
     number with the models (or the tokenizer) it counts for, on every message:
     ``{0: "GPT-4o, GPT-5: 12 · Llama 3.1 8B: 14 tokens", 1: ...}``."""
-    seen: dict[str, list[int]] = {}
+    seen: dict[str, tuple[int, ...]] = {}
     for r in rows:
-        if "messages" in r and r["tokenizer_id"] not in seen:
-            seen[r["tokenizer_id"]] = r["messages"]
+        if r.counted is not None and r.tokenizer_id not in seen:
+            seen[r.tokenizer_id] = r.counted.messages
     return {
         i: " · ".join(f"{escape_markdown(names.get(t, t))}: {v[i]:,}" for t, v in seen.items()) + " tokens"
         for i in range(n_messages)
@@ -99,7 +132,11 @@ def message_labels(rows: list[dict], n_messages: int, names: dict[str, str]) -> 
 
 
 def request_section(
-    rows: list[dict], messages: list[Message], tools: list[dict], window: int, toks: dict[str, Tokenizer]
+    rows: list[RequestRow],
+    messages: list[Message],
+    tools: list[dict],
+    window: int,
+    toks: dict[str, Tokenizer],
 ) -> None:
     st.subheader("The whole request, per model")
     if not rows:
@@ -107,33 +144,33 @@ def request_section(
         return
     # a request a format cannot render says why in a sentence, not as a row of empty cells
     for r in rows:
-        if "error" in r:
-            st.warning(f"**{escape_markdown(', '.join(r['names']))}** ({escape_markdown(CHAT_FORMATS[r['format_id']].name)}): "
-                       f"the request is not counted: {escape_markdown(r['error'])}.", icon=":material/info:")  # fmt: skip
+        if r.error is not None:
+            st.warning(f"**{escape_markdown(', '.join(r.names))}** ({escape_markdown(CHAT_FORMATS[r.format_id].name)}): "
+                       f"the request is not counted: {escape_markdown(r.error)}.", icon=":material/info:")  # fmt: skip
     table = []
     for r in rows:
-        fmt = CHAT_FORMATS[r["format_id"]]
-        row = {"Models": ", ".join(r["names"]), "Chat format": fmt.name}
-        if "error" in r:
+        fmt, c = CHAT_FORMATS[r.format_id], r.counted
+        if c is None:
             continue
-        for i, (m, n) in enumerate(zip(messages, r["messages"])):
+        row: dict = {"Models": ", ".join(r.names), "Chat format": fmt.name}
+        for i, (m, n) in enumerate(zip(messages, c.messages)):
             row[f"#{i + 1} {m.role}"] = n
-        ctx = r["window"] or window
+        ctx = r.window or window
         if (
             tools
         ):  # a column of zeros without tools; as text, so a format that says nothing on tools shows why
-            row["Tools"] = f"{r['tools']:,}" if r["tools_counted"] else "not counted"
+            row["Tools"] = f"{c.tools:,}" if c.tools_counted else "not counted"
         row |= {
-            "Format adds": r["template"],
-            "Request tokens": r["total"], "Context window": ctx, "% of context": 100 * r["total"] / ctx,
+            "Format adds": c.template,
+            "Request tokens": c.total, "Context window": ctx, "% of context": 100 * c.total / ctx,
             "Counted by": (fmt.counted_by or HOW[fmt.rendered])
-            + ("" if r["tools_counted"] or not tools else "; tools not counted"),
+            + ("" if c.tools_counted or not tools else "; tools not counted"),
         }  # fmt: skip
         table.append(row)
     if not table:
         return
     st.dataframe(
-        pd.DataFrame(table), hide_index=True, key="counter_request_table",
+        pd.DataFrame(table), hide_index=True, key="workspace_request_table",
         column_config={
             "Request tokens": st.column_config.NumberColumn(format="localized",
                                                             help="What the model reads, to the start of its reply"),
@@ -153,36 +190,36 @@ def request_section(
         },
     )  # fmt: skip
     st.caption(HOW_NOTE)
-    if tools and any(not r.get("tools_counted", True) for r in rows):
+    if tools and any(r.counted is not None and not r.counted.tools_counted for r in rows):
         st.caption(
             "Tools are counted where a family publishes how they enter the prompt (Llama 3.1, Qwen, Mistral); "
             "for OpenAI models by the Cookbook's estimate; elsewhere they are not counted."
         )
-    if any(r["format_id"].startswith("deepseek") for r in rows):
+    if any(r.format_id.startswith("deepseek") for r in rows):
         st.caption("Message text counts as ordinary text, as a chat API treats it; DeepSeek V4's tokenizer "
                    "still reads its chat markers (such as `<think>`) as one token wherever they appear.")  # fmt: skip
-    drawable = [r for r in rows if r.get("parts")]
+    drawable = [r for r in rows if r.counted is not None and r.counted.parts]
     if not drawable:
         st.caption("These requests are counted by a rule (OpenAI's documented one, or Google's for Gemini: "
                    "each text on its own), not a rendered template, so they cannot be drawn token by token.")  # fmt: skip
         return
-    labels = {
-        i: f"{', '.join(r['names'])} · {CHAT_FORMATS[r['format_id']].name}" for i, r in enumerate(drawable)
-    }
+    labels = {i: f"{', '.join(r.names)} · {CHAT_FORMATS[r.format_id].name}" for i, r in enumerate(drawable)}
     pick = st.selectbox("Show the request as tokens for", list(labels), format_func=labels.get,
-                        key="counter_request_pick")  # fmt: skip
+                        key="workspace_request_pick", persist_state="session")  # fmt: skip
     r = drawable[min(pick or 0, len(drawable) - 1)]
-    tid, fid = r["tokenizer_id"], r["format_id"]
-    segs = request_segments(toks[tid], r["parts"])
+    tid, fid, parts = r.tokenizer_id, r.format_id, r.counted.parts if r.counted else ()
+    segs = request_segments(toks[tid], list(parts))
     shown = segs[:MAX_PIECES]
-    text = "".join(p.text for p in r["parts"])[: shown[-1].end if shown else 0]
+    text = "".join(p.text for p in parts)[: shown[-1].end if shown else 0]
     # the text view's own setting (same key): it follows from one mode to the other and into the link
-    ws = st.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵")
+    ws = st.toggle(
+        "Show whitespace", key="workspace_ws", persist_state="session", help="space ⋅, tab →, newline ↵"
+    )
     st.html(legend_html([("dashed outline", "added by the chat format (special tokens and template text)"),
                          ("hover", "token ids, bytes and offsets")]))  # fmt: skip
     n = token_count(segs)
     caption = f"Drawing the first {len(shown):,} of {len(segs):,} pieces." if len(shown) < len(segs) else ""
     pane = TokenPane(CHAT_FORMATS[fid].name, shown, note=f"{n:,} tokens", caption=caption)
-    token_view(text, [pane], key=f"counter_request_view_{tid}_{fid}", show_whitespace=ws,
+    token_view(text, [pane], key=f"workspace_request_view_{tid}_{fid}", show_whitespace=ws,
                special_label="added by the chat format")  # fmt: skip
     st.caption(f"Source: {escape_markdown(CHAT_FORMATS[fid].source)}.")

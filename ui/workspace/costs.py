@@ -7,23 +7,21 @@ from collections.abc import Iterable, Mapping
 import pyarrow as pa
 import streamlit as st
 
-from tokenizer_core.pricing.rates import money_text, round_money
-from tokenizer_core.pricing.source import RATE_OPTIONS
-from tokenizer_core.pricing.table import PriceTable
+from tokenizer_core.catalog.choices import Choice
+from tokenizer_core.catalog.prices import PriceTable
+from tokenizer_core.catalog.rates import money_text, round_money
+from tokenizer_core.catalog.source import RATE_OPTIONS
+from tokenizer_core.catalog.windows import window_for
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.cost_inputs import CostInputs
-from tokenizer_core.workspace.model_prices import window_for
-from tokenizer_core.workspace.models import Choice
 
-from ..failures import guarded
-from ..fast_first import rest_drawn
 from ..prices import RATE, current_rate, price_editor, prices_for, rate_control, show_price_notes
-from .prompt import prompt_now
+from .state import PAGE, WorkspaceState
 
-ENTERED = "counter_entered_"  # + choice id: a count the user typed for a model nothing here counts
+ENTERED = "workspace_entered_"  # + choice id: a count the user typed for a model nothing here counts
 # the cost inputs' widgets (CostInputs field -> key); a share link and a workspace file set them
-COST_KEYS = {"output_tokens": "counter_out_tokens", "cached_tokens": "counter_cached_tokens",
-             "requests": "counter_requests"}  # fmt: skip
+COST_KEYS = {"output_tokens": "workspace_out_tokens", "cached_tokens": "workspace_cached_tokens",
+             "requests": "workspace_requests"}  # fmt: skip
 
 
 def cost_inputs_now() -> CostInputs:
@@ -66,7 +64,7 @@ def entered_counts(choices: list[Choice]) -> dict[str, int]:
     for i, c in enumerate(uncounted):
         n = cols[i % len(cols)].number_input(
             f"{c.name}: input tokens (entered by you)", min_value=0, max_value=100_000_000, step=100,
-            key=f"{ENTERED}{c.id}", help="The count you enter is used as is, marked as yours in the table.",
+            key=f"{ENTERED}{c.id}", persist_state="session", help="The count you enter is used as is, marked as yours in the table.",
         )  # fmt: skip
         if n:
             out[c.id] = int(n)
@@ -121,7 +119,7 @@ def _by_reason(choices: Iterable[Choice], reasons: dict[str, str]) -> dict[str, 
     return out
 
 
-COST_TABLE = "counter_costs"  # the cost table's fragment
+COST_TABLE = "workspace_costs"  # the cost table's fragment
 
 
 def cost_section(choices: list[Choice], *, window: int) -> None:
@@ -137,41 +135,40 @@ def cost_section(choices: list[Choice], *, window: int) -> None:
         st.session_state.setdefault(key, getattr(CostInputs(), field))
     c1, c2, c3 = st.columns(3)
     out = int(c1.number_input("Expected output tokens per request", min_value=0, max_value=10**7,
-                              step=50, key="counter_out_tokens"))  # fmt: skip
+                              step=50, key="workspace_out_tokens", persist_state="session"))  # fmt: skip
     cached = int(c2.number_input(
         "Of the input, tokens read from the cache", min_value=0, max_value=10**8, step=100,
-        key="counter_cached_tokens", help="A prompt prefix the provider has cached (a repeated system prompt): "
+        key="workspace_cached_tokens", persist_state="session", help="A prompt prefix the provider has cached (a repeated system prompt): "
         "billed at the cached input price where the model has one.",
     ))  # fmt: skip
     n = int(c3.number_input("Number of requests", min_value=1, max_value=10**12, step=1_000,
-                            key="counter_requests"))  # fmt: skip
-    rate_control("counter_price_rate", models)
+                            key="workspace_requests", persist_state="session"))  # fmt: skip
+    rate_control("workspace_price_rate", models)
     table = prices_for(models)
     cost_table(
         choices, table, output_tokens=out, cached_tokens=cached, requests=n, window=window, entered=entered
     )
     with st.expander("Prices: the source's, and yours (edit any price here; one table for every page)",
                      icon=":material/sell:", expanded=True):  # fmt: skip
-        price_editor(table, key="counter_prices_editor")
+        price_editor(table, key="workspace_prices_editor")
     show_price_notes(table)
 
 
-@st.fragment(key=COST_TABLE)
-@guarded
+@PAGE.part(COST_TABLE)
 def cost_table(
-    choices: list[Choice], table: PriceTable, *, output_tokens: int, cached_tokens: int, requests: int,
-    window: int, entered: dict[str, int],
+    now: WorkspaceState, choices: list[Choice], table: PriceTable, *, output_tokens: int, cached_tokens: int,
+    requests: int, window: int, entered: dict[str, int],
 ) -> None:  # fmt: skip
-    """The cost of the prompt as last drawn (`prompt_now`), per chosen model, and why a model has
-    none. Its arguments change only in a run of the whole workspace."""
-    now = prompt_now()
+    """The cost of the prompt as last drawn, per chosen model, and why a model has none. A part
+    of the page's rest (ui/fast_first.py): its other arguments change only in a run of the
+    whole workspace."""
     rows = cost_rows(now.tokens, choices, output_tokens=output_tokens, requests=requests, cached_tokens=cached_tokens,
-                     window=window, tokenizer_names={t.id: t.info.name for t in now.toks}, entered=entered)  # fmt: skip
+                     window=window, tokenizer_names=now.tokenizer_names, entered=entered)  # fmt: skip
     priced = {r.pop("choice") for r in rows}
     if rows:
         money = st.column_config.NumberColumn(format="$%.6f")
         st.dataframe(
-            pa.Table.from_pylist(rows), hide_index=True, key="counter_cost_table",  # Arrow: no conversion
+            pa.Table.from_pylist(rows), hide_index=True, key="workspace_cost_table",  # Arrow: no conversion
             column_config={
                 "$/1M in / out": st.column_config.TextColumn(
                     help="US dollars per million input / output tokens that this request pays (its tier, its rate)"
@@ -208,5 +205,3 @@ def cost_table(
             escape_markdown(", ".join(no_format)) + ": no chat format known, so the request is not counted "
             "for it (the Text prompt counts a text alone)."
         )
-    if now.mode == "text":
-        rest_drawn("counter", COST_TABLE, now.shows)

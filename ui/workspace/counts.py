@@ -1,113 +1,38 @@
-"""The counts of a text: a card per tokenizer, the table, the chart and the CSV download,
-and the context window they are measured against; the segments of the part on view, kept for
-the session."""
+"""The counts of a text on the page (ui/counting.py counts it): a card per tokenizer, the table,
+the chart and the CSV download, and the context window they are measured against."""
 
 from __future__ import annotations
-
-from contextlib import nullcontext
 
 import altair as alt
 import pyarrow as pa
 import streamlit as st
 
-from tokenizer_core import BUILTINS, CountRow, Segment, Tokenizer
-from tokenizer_core.portable import portable_all
-from tokenizer_core.tasks import count_task
+from tokenizer_core import BUILTINS, CountRow, Tokenizer
+from tokenizer_core.catalog.choices import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace import CONTEXT_WINDOWS, rows_to_csv
 from tokenizer_core.workspace.charts import token_count_chart, token_count_data
+from tokenizer_core.workspace.chat import rule_notes
 from tokenizer_core.workspace.count_cards import COUNTS_KEY, CountCard, count_card_markdown
-from tokenizer_core.workspace.models import TokenizerGroup, rule_notes, shared_tokenizer_note
 
 from ..count_api import count_url
-from ..jobs import in_process_max_chars, pooled_result, show_stopped, text_digest
-from ..state import cached_counts, named
 
 CUSTOM = "Custom..."
-
-
-COUNTED = "counter_counted"  # this session's last counts: (what was counted, by which tokenizers, rows)
-SPINNER_CHARS = 100_000  # texts from this long take a noticeable moment to count: say so meanwhile
-
-
-def count_rows(text: str, toks: list[Tokenizer], window: int, allow_special: bool) -> list[CountRow] | None:
-    """This session's count rows. A very large text is counted in a worker process (this
-    session's own tokenizers sent along), with a progress bar and a Cancel button; None (with a
-    message shown) when the user cancelled it.
-
-    A keystroke reruns the text box and its counts, then the rest of the workspace (app_pages/
-    workspace.py): the session keeps its last rows, so the second run counts nothing (the shared
-    cache's lookup alone, ~2-3 ms, hashes the text and rebuilds its key)."""
-    ids = tuple(t.id for t in toks)
-    refs = portable_all(toks) if len(text) > in_process_max_chars("count") else None
-    if refs is None:
-        what = (text, ids, window, allow_special)
-        kept = st.session_state.get(COUNTED)
-        if kept is not None and kept[0] == what and all(a is b for a, b in zip(kept[1], toks)):
-            return named(kept[2], toks)
-        with st.spinner("Counting...") if len(text) >= SPINNER_CHARS else nullcontext():
-            rows = cached_counts(text, ids, window, allow_special, toks)
-        st.session_state[COUNTED] = (what, list(toks), rows)
-        return named(rows, toks)
-    fingerprint = ("count", text_digest(text), ids, window, allow_special)
-    outcome = pooled_result(
-        "counter_count", fingerprint, count_task, text, refs, context_window=window,
-        allow_special=allow_special, weight=1, label="Counting tokens...",
-    )  # fmt: skip
-    if outcome.error is None:
-        return named(outcome.value, toks)
-    show_stopped("counter_count", outcome, "Counting", "text", again="Count again")
-    return None
-
-
-SEGMENTS = "counter_segments"  # this session's segments of the part of the text on view
-
-
-def view_segments(text: str, tok: Tokenizer, *, start: int, end: int, allow_special: bool) -> list[Segment]:
-    """`tok`'s segments of ``text[start:end]`` (offsets in `text`), kept for this session while
-    the part on view stays the same: reruns that change nothing in it (a view option, the cost
-    inputs, another page and back) reuse them. Typing changes the text: a cache shared by every
-    session (which pickles what it keeps, ~2-3 ms per 1,000 segments) only cost time there."""
-    part = (text, start, end, allow_special)
-    kept = st.session_state.get(SEGMENTS)
-    if kept is None or kept[0] != part:  # a keystroke: the segments of the text before it help
-        earlier = (
-            kept[1] if kept is not None and kept[0][1] == start == 0 and kept[0][3] == allow_special else {}
-        )
-        kept = st.session_state[SEGMENTS] = (part, {}, earlier)
-    segs = _made_by(tok, kept[1].get(tok.id))
-    if segs is None:
-        earlier = _made_by(tok, kept[2].pop(tok.id, None))
-        segs = (
-            tok.segments(text[start:end], allow_special=allow_special)
-            if earlier is None
-            else tok.segments_after(text[start:end], previous=earlier, allow_special=allow_special)
-        )
-        if start:
-            segs = [Segment(s.start + start, s.end + start, s.ids, s.text, s.data, s.special) for s in segs]
-        kept[1][tok.id] = (tok, segs)
-    return segs
-
-
-def _made_by(tok: Tokenizer, found: tuple[Tokenizer, list[Segment]] | None) -> list[Segment] | None:
-    """Segments kept under `tok`'s id if this very tokenizer made them (a user's tokenizer
-    replaced under the same id is another one): ``_made_by(tok, (tok, segs)) -> segs``."""
-    return found[1] if found is not None and found[0] is tok else None
 
 
 def context_window_input() -> int:
     # Defaults go through session state (a share link may have set it), never also as a
     # widget default: Streamlit warns when both are given.
-    st.session_state.setdefault("counter_ctx", list(CONTEXT_WINDOWS)[2])
+    st.session_state.setdefault("workspace_ctx", list(CONTEXT_WINDOWS)[2])
     choice = st.selectbox(
-        "Context window (for encodings)", [*CONTEXT_WINDOWS, CUSTOM], key="counter_ctx",
+        "Context window (for encodings)", [*CONTEXT_WINDOWS, CUSTOM], key="workspace_ctx", persist_state="session",
         help="A model is measured against its own context window (the price source's figure); an encoding, "
         "or a model whose window is not known, against this one. Every table shows the window it used.",
     )  # fmt: skip
     if choice == CUSTOM:
-        st.session_state.setdefault("counter_ctx_custom", 128_000)
+        st.session_state.setdefault("workspace_ctx_custom", 128_000)
         return int(st.number_input(
-            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="counter_ctx_custom",
+            "Tokens in the window", min_value=1, max_value=100_000_000, step=1_000, key="workspace_ctx_custom", persist_state="session",
         ))  # fmt: skip
     return CONTEXT_WINDOWS[choice]
 
@@ -179,7 +104,7 @@ def counts_table(rows: list[CountRow]) -> None:
     c1.vega_lite_chart(counts_chart_spec(rows), width="stretch")
     c2.download_button(
         "Download counts (CSV)", rows_to_csv(rows), file_name="token_counts.csv", mime="text/csv",
-        icon=":material/download:", key="counter_csv", on_click="ignore",
+        icon=":material/download:", key="workspace_csv", on_click="ignore",
     )  # fmt: skip
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from tokenizer_core.catalog.choices import Choice
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.chat import Message
 from tokenizer_core.workspace.cost_inputs import costs_to_json
 from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
-from tokenizer_core.workspace.models import Choice
 
 from ..failures import guarded_callback
 from ..fast_first import rerun_parts
@@ -18,16 +18,16 @@ from ..models import known_choice_ids
 from ..prices import RATE, current_rate, price_edits, set_price_edits
 from .chat_editor import set_messages
 from .costs import cost_inputs_now, set_cost_inputs
-from .prompt import WORKSPACE
+from .state import WORKSPACE
 from .versions import set_versions, versions
 
-WS_EXPANDER = "counter_ws_expander"
-FILE_MESSAGE = "counter_ws_file"  # what loading the last workspace file did
+WS_EXPANDER = "workspace_ws_expander"
+FILE_MESSAGE = "workspace_ws_file"  # what loading the last workspace file did
 
 
 def _on_workspace_file() -> None:
     clear_message(FILE_MESSAGE)
-    file = st.session_state.get("counter_ws_file")
+    file = st.session_state.get("workspace_ws_file")
     if file is None:
         return
     st.session_state[WS_EXPANDER] = True  # the answer is shown inside: keep it open
@@ -38,13 +38,12 @@ def _on_workspace_file() -> None:
         leave_message(FILE_MESSAGE, text, kind="error", icon=":material/block:")
         return
     if ws.models:
-        st.session_state["counter_tokenizers"] = ws.models
-        st.session_state["counter_full_rerun"] = True  # the model picker is outside the page's fragment
-    st.session_state["counter_mode"] = ws.mode
-    st.session_state["counter_text"] = ws.text
+        st.session_state["workspace_tokenizers"] = ws.models
+    st.session_state["workspace_mode"] = ws.mode
+    st.session_state["workspace_text"] = ws.text
     if ws.messages:
-        set_messages("counter_chat", ws.messages)
-    st.session_state["counter_chat_tools"] = ws.tools
+        set_messages("workspace_chat", ws.messages)
+    st.session_state["workspace_chat_tools"] = ws.tools
     set_versions(ws.versions)
     if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
         set_price_edits(ws.price_edits)
@@ -54,12 +53,14 @@ def _on_workspace_file() -> None:
     loaded = escape_markdown(f"Loaded {file.name}: {n} version{'s' * (n != 1)}.")
     leave_message(FILE_MESSAGE, loaded, kind="success", icon=":material/check:")
     leave_notes(FILE_MESSAGE, notes, kind="warning", icon=":material/data_object:", prefix=f"{file.name}: ")
+    if ws.models:
+        st.rerun()  # the whole page: the model picker, above the workspace's fragment, shows them
     rerun_parts(WORKSPACE)  # the prompt and the prices are above this section's fragment
 
 
 def current_workspace(choices: list[Choice], mode: str, text: str, messages: list[Message]) -> Workspace:
     """What a workspace file saves now: the chosen models, the prompt, the versions and prices."""
-    tools = st.session_state.get("counter_chat_tools", "") or ""
+    tools = st.session_state.get("workspace_chat_tools", "") or ""
     pairs = [(m.role, m.content) for m in messages]
     return Workspace(
         [c.id for c in choices], mode, text, pairs, tools, versions(),
@@ -79,10 +80,10 @@ def workspace_file_section(current: Workspace) -> None:
         c1.download_button(
             # built on click, not on every keystroke's rerun (it holds the whole text)
             "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
-            mime="application/json", icon=":material/download:", key="counter_ws_save",
+            mime="application/json", icon=":material/download:", key="workspace_ws_save",
         )  # fmt: skip
         c2.file_uploader(
-            "Load a workspace file", type=["json"], key="counter_ws_file",
+            "Load a workspace file", type=["json"], key="workspace_ws_file",
             on_change=guarded_callback(_on_workspace_file),
         )  # fmt: skip
         show_message(FILE_MESSAGE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core.pricing.table import PriceError, edits_from_json, edits_to_json
+from tokenizer_core.catalog.prices import PriceError, edits_from_json, edits_to_json
 from tokenizer_core.workspace.intake import read_messages, read_versions
 
 from ..saved_work import reloaded
@@ -17,8 +17,8 @@ def workspace_extra() -> dict:
     from .versions import versions
 
     out: dict = {"_versions": [v.to_json() for v in versions()], "_prices": edits_to_json(price_edits())}
-    if "counter_chat_msgs" in st.session_state:
-        out["_chat"] = [[m.role, m.content] for m in current_messages("counter_chat")]
+    if "workspace_chat_msgs" in st.session_state:
+        out["_chat"] = [[m.role, m.content] for m in current_messages("workspace_chat")]
     return out
 
 
@@ -34,7 +34,7 @@ def workspace_restore(values: dict, notes: list[str]) -> bool:
     if isinstance(values.get("_chat"), list):
         messages, found = read_messages(values["_chat"], where="the saved chat")
         notes += found
-        set_messages("counter_chat", messages)
+        set_messages("workspace_chat", messages)
     if "_versions" in values:
         vs, found = read_versions(values["_versions"])
         notes += found

@@ -20,33 +20,33 @@ from .costs import cost_inputs_now, set_cost_inputs
 from .counts import CUSTOM
 from .versions import set_versions
 
-LINK, ICON = "counter_link", ":material/link_off:"
-LEFT_OUT = "counter_link_left_out"  # what the sender's link could not carry, said at the page's top
+LINK, ICON = "workspace_link", ":material/link_off:"
+LEFT_OUT = "workspace_link_left_out"  # what the sender's link could not carry, said at the page's top
 
 
 def apply_share_link() -> list[str]:
     """On a session's first run, take settings, text and chat from the URL's query parameters;
     returns what the link had wrong (to show once)."""
-    if st.session_state.get("counter_link_read"):
+    if st.session_state.get("workspace_link_read"):
         return []
-    st.session_state["counter_link_read"] = True
+    st.session_state["workspace_link_read"] = True
     if not st.query_params:
         return []
     state = read_share_params(st.query_params.to_dict(), known_tokenizers=known_choice_ids())
     if state.text is not None:
-        st.session_state["counter_text"] = state.text
+        st.session_state["workspace_text"] = state.text
     if state.tokenizers:
-        st.session_state["counter_tokenizers"] = state.tokenizers
-    for attr, key in (("view", "counter_view"), ("whitespace", "counter_ws"), ("allow_special", "counter_special"),
-                      ("mode", "counter_mode"), ("tools", "counter_chat_tools")):  # fmt: skip
+        st.session_state["workspace_tokenizers"] = state.tokenizers
+    for attr, key in (("view", "workspace_view"), ("whitespace", "workspace_ws"), ("allow_special", "workspace_special"),
+                      ("mode", "workspace_mode"), ("tools", "workspace_chat_tools")):  # fmt: skip
         if getattr(state, attr) is not None:
             st.session_state[key] = getattr(state, attr)
     if state.messages is not None:
-        set_messages("counter_chat", state.messages)
+        set_messages("workspace_chat", state.messages)
     elif state.chat:  # an older link: one user message (the text) and an optional system message
-        st.session_state["counter_mode"] = "chat"
+        st.session_state["workspace_mode"] = "chat"
         set_messages(
-            "counter_chat",
+            "workspace_chat",
             [("system", state.system or "")] * bool(state.system) + [("user", state.text or "")],
         )
     set_cost_inputs(state.costs)
@@ -56,8 +56,8 @@ def apply_share_link() -> list[str]:
         set_versions(state.versions)  # checked by the link reader: the bad ones are left out
     if state.context_window:
         match = [k for k, v in CONTEXT_WINDOWS.items() if v == state.context_window]
-        st.session_state["counter_ctx"] = match[0] if match else CUSTOM
-        st.session_state["counter_ctx_custom"] = state.context_window
+        st.session_state["workspace_ctx"] = match[0] if match else CUSTOM
+        st.session_state["workspace_ctx_custom"] = state.context_window
     return state.warnings
 
 
@@ -101,9 +101,9 @@ def share_section(
     known = set(known_choice_ids())
     link = share_link(
         tokenizers=[i for i in ids if i in known], text=text,
-        view=st.session_state.get("counter_view") or "text", context_window=window,
-        whitespace=bool(st.session_state.get("counter_ws")),
-        allow_special=bool(st.session_state.get("counter_special")),
+        view=st.session_state.get("workspace_view") or "text", context_window=window,
+        whitespace=bool(st.session_state.get("workspace_ws")),
+        allow_special=bool(st.session_state.get("workspace_special")),
         mode=mode, messages=[(m.role, m.content) for m in messages], tools=tools, versions=versions,
         costs=cost_inputs_now(),
     )  # fmt: skip
@@ -114,7 +114,7 @@ def share_section(
         pass
     with st.expander("Share this view", icon=":material/link:"):
         base = (st.context.url or "").split("?")[0]
-        link_box(f"{base}?{urlencode(params)}", key="counter_share_link", label="Link to this view")
+        link_box(f"{base}?{urlencode(params)}", key="workspace_share_link", label="Link to this view")
         notes = ["The address bar always holds this link: copy either."]
         if link.left_out:
             parts = "; ".join(f"{PACKED[key]} ({why})" for key, why in link.left_out)

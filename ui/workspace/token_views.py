@@ -9,10 +9,10 @@ from tokenizer_core import Tokenizer, TokenizerFailed
 from tokenizer_core.bpe import plural
 from tokenizer_core.tokenizers import TokenPane, legend_html, token_count, unshared_boundaries, view_windows
 
+from ..counting import segments
 from ..failures import show_failure
 from ..fast_first import rerun_parts
 from ..token_view import token_view
-from .counts import view_segments
 
 PART_CHARS = 12_000  # characters per page of the coloured view
 MAX_SPANS = 6_000  # segments drawn per tokenizer and page
@@ -26,13 +26,19 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool, *, rerun:
     again = {"on_change": rerun_parts, "args": (rerun,)}
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     with c1:
-        st.session_state.setdefault("counter_view", "text")
+        st.session_state.setdefault("workspace_view", "text")
         mode = st.segmented_control(
-            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="counter_view", **again,
+            "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="workspace_view", persist_state="session", **again,
         ) or "text"  # fmt: skip
-    ws = c2.toggle("Show whitespace", key="counter_ws", help="space ⋅, tab →, newline ↵", **again)
+    ws = c2.toggle(
+        "Show whitespace",
+        key="workspace_ws",
+        persist_state="session",
+        help="space ⋅, tab →, newline ↵",
+        **again,
+    )
     diff = c3.toggle(
-        "Mark differences", key="counter_diff", value=True, disabled=len(toks) < 2,
+        "Mark differences", key="workspace_diff", persist_state="session", value=True, disabled=len(toks) < 2,
         help="A red bar marks a token boundary that not every tokenizer shown has.",
     )  # fmt: skip
     if mode == "hide":
@@ -43,14 +49,14 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool, *, rerun:
     if len(windows) > 1:
         part = int(st.number_input(
             f"Part (the text is shown in {len(windows)} parts of about {PART_CHARS:,} characters)",
-            min_value=1, max_value=len(windows), value=1, step=1, key="counter_part",
+            min_value=1, max_value=len(windows), value=1, step=1, key="workspace_part", persist_state="session",
         )) - 1  # fmt: skip
         part = min(part, len(windows) - 1)
     start, end, exact = windows[part]
     seg_lists, drawn = [], []
     for t in toks:  # a user's tokenizer may fail on one part of a text it counted whole
         try:
-            seg_lists.append(view_segments(text, t, start=start, end=end, allow_special=allow_special))
+            seg_lists.append(segments(text, t, start=start, end=end, special=allow_special))
             drawn.append(t)
         except TokenizerFailed as exc:
             show_failure(exc)
@@ -79,4 +85,4 @@ def token_views(text: str, toks: list[Tokenizer], allow_special: bool, *, rerun:
                 marked=mk,
             )
         )  # fmt: skip
-    token_view(text[start:end], panes, key="counter_token_view", base=start, mode=mode, show_whitespace=ws)
+    token_view(text[start:end], panes, key="workspace_token_view", base=start, mode=mode, show_whitespace=ws)

@@ -10,20 +10,20 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import Tokenizer, TokenizerFailed
-from tokenizer_core.pricing.rates import money_text
+from tokenizer_core.catalog.choices import Choice
+from tokenizer_core.catalog.rates import money_text
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.diff import diff_sections, regions_of, sections_html
 from tokenizer_core.workspace.limits import MAX_VERSIONS
-from tokenizer_core.workspace.models import Choice
 from tokenizer_core.workspace.versions import PromptVersion, version_tokens
 
 from ..failures import show_failure
 from ..fast_first import rerun_parts
 from ..prices import prices_for
 from .chat_editor import set_messages
-from .prompt import WORKSPACE
+from .state import WORKSPACE
 
-VERSIONS = "counter_versions"  # list of PromptVersion (checked), this session
+VERSIONS = "workspace_versions"  # list of PromptVersion (checked), this session
 PRICE_COLUMN = "Input $ difference per 1,000 requests"
 
 
@@ -41,18 +41,18 @@ def _save(current: PromptVersion) -> None:
     vs = versions()
     if len(vs) >= MAX_VERSIONS:
         return
-    name = (st.session_state.get("counter_version_name") or "").strip() or f"v{len(vs) + 1}"
+    name = (st.session_state.get("workspace_version_name") or "").strip() or f"v{len(vs) + 1}"
     set_versions([*vs, PromptVersion(name, current.kind, current.text, current.messages, current.tools)])
-    st.session_state["counter_version_name"] = ""
+    st.session_state["workspace_version_name"] = ""
 
 
 def _load_into_editor(pv: PromptVersion) -> None:
-    st.session_state["counter_mode"] = pv.kind
+    st.session_state["workspace_mode"] = pv.kind
     if pv.kind == "text":
-        st.session_state["counter_text"] = pv.text
+        st.session_state["workspace_text"] = pv.text
     else:
-        set_messages("counter_chat", list(pv.messages))
-        st.session_state["counter_chat_tools"] = pv.tools
+        set_messages("workspace_chat", list(pv.messages))
+        st.session_state["workspace_chat_tools"] = pv.tools
     rerun_parts(WORKSPACE)  # the editor is above this section's fragment
 
 
@@ -113,7 +113,7 @@ def _cells(row: dict) -> dict:
 
 def _table(rows: list[dict]) -> None:
     right = st.column_config.TextColumn(alignment="right")
-    st.dataframe(pd.DataFrame([_cells(r) for r in rows]), hide_index=True, key="counter_cmp_table",
+    st.dataframe(pd.DataFrame([_cells(r) for r in rows]), hide_index=True, key="workspace_cmp_table",
                  column_config={"Change %": right, PRICE_COLUMN: right})  # fmt: skip
     if any(r[PRICE_COLUMN] is None for r in rows):
         st.caption("No price: the price source has none for this model (an encoding has none); enter one in "
@@ -124,8 +124,10 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
     st.subheader("Prompt versions side by side")
     pvs = versions()
     c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
-    c1.text_input("Version name", key="counter_version_name", placeholder=f"v{len(pvs) + 1}")
-    c2.button("Save the prompt as a version", key="counter_version_save", icon=":material/bookmark_add:",
+    c1.text_input(
+        "Version name", key="workspace_version_name", persist_state="session", placeholder=f"v{len(pvs) + 1}"
+    )
+    c2.button("Save the prompt as a version", key="workspace_version_save", icon=":material/bookmark_add:",
               on_click=_save, args=(current,), disabled=len(pvs) >= MAX_VERSIONS)  # fmt: skip
     if len(pvs) >= MAX_VERSIONS:
         st.caption(
@@ -135,11 +137,11 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
         d1, d2, d3 = st.columns([5, 2, 1], vertical_alignment="center")
         size = f"{len(v.text):,} characters" if v.kind == "text" else f"{len(v.messages)} messages"
         d1.markdown(f"**{escape_markdown(v.name)}** · {v.kind} · {size}")
-        d2.button("Load into the editor", key=f"counter_version_load_{i}", on_click=_load_into_editor, args=(v,),
+        d2.button("Load into the editor", key=f"workspace_version_load_{i}", on_click=_load_into_editor, args=(v,),
                   type="tertiary")  # fmt: skip
         # an icon button: its label, hidden by ui/style.py, is its name for screen readers
-        with d3.container(key=f"icons_counter_version_{i}"):
-            st.button(f"Remove version {escape_markdown(v.name)}", key=f"counter_version_rm_{i}", icon=":material/delete:",
+        with d3.container(key=f"icons_workspace_version_{i}"):
+            st.button(f"Remove version {escape_markdown(v.name)}", key=f"workspace_version_rm_{i}", icon=":material/delete:",
                       help="Remove this version", on_click=_remove, args=(i,))  # fmt: skip
     if len(pvs) < 2:
         st.caption(
@@ -148,9 +150,21 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
         return
     names = list(range(len(pvs)))
     s1, s2 = st.columns(2)
-    ia = s1.selectbox("Compare", names, index=0, format_func=lambda i: pvs[i].name, key="counter_cmp_a")
+    ia = s1.selectbox(
+        "Compare",
+        names,
+        index=0,
+        format_func=lambda i: pvs[i].name,
+        key="workspace_cmp_a",
+        persist_state="session",
+    )
     ib = s2.selectbox(
-        "with", names, index=len(pvs) - 1, format_func=lambda i: pvs[i].name, key="counter_cmp_b"
+        "with",
+        names,
+        index=len(pvs) - 1,
+        format_func=lambda i: pvs[i].name,
+        key="workspace_cmp_b",
+        persist_state="session",
     )
     a, b = pvs[min(ia or 0, len(pvs) - 1)], pvs[min(ib or 0, len(pvs) - 1)]
     rows, failed = comparison_rows(a, b, choices, toks)
@@ -162,7 +176,7 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
     if not usable:
         return
     tid = st.selectbox("Count the changes with", list(usable), format_func=lambda t: usable[t].info.name,
-                       key="counter_cmp_tok")  # fmt: skip
+                       key="workspace_cmp_tok", persist_state="session")  # fmt: skip
     tok = usable.get(tid or "") or next(iter(usable.values()))
     try:
         sections = diff_sections(a.sections(), b.sections(), tok)

@@ -20,7 +20,7 @@ from typing import ClassVar
 
 import regex
 
-from ..languages import Language
+from ..languages import CodeLanguage
 from .base import (
     COMMENT,
     ID_CONT,
@@ -78,7 +78,7 @@ class CLike:
     regex_literals = False  # /re/g after an operator or keyword (JavaScript)
     specials = ""  # characters `special` handles
 
-    def __init__(self, out: Output, lang: Language) -> None:
+    def __init__(self, out: Output, lang: CodeLanguage) -> None:
         self.out = out
         self.code = out.code
         self.n = len(self.code)

@@ -17,7 +17,7 @@ import io
 import re
 import tokenize
 
-from ..languages import Language, get_language
+from ..languages import CodeLanguage, get_language
 from .base import (
     COMMENT,
     IDENT_RE,
@@ -46,7 +46,7 @@ _PY_DOC_LINE = re.compile(r"[ \t]*(?:\n|$)")
 class PythonGeneric:
     """Python without `tokenize`: for code tokenize rejects, and for f-string expressions."""
 
-    def __init__(self, out: Output, lang: Language) -> None:
+    def __init__(self, out: Output, lang: CodeLanguage) -> None:
         self.out = out
         self.code = out.code
         self.lang = lang
@@ -191,7 +191,7 @@ _TSTRING = {
 _STATEMENT_START = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, None}
 
 
-def lex_python(code: str, lang: Language) -> LexResult:
+def lex_python(code: str, lang: CodeLanguage) -> LexResult:
     """Lexemes of Python `code`, through `tokenize` where it accepts the code."""
     out = Output(code)
     generic = PythonGeneric(out, lang)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..languages import Language
+from ..languages import CodeLanguage
 from .base import (
     COMMENT,
     IDENTIFIER,
@@ -53,7 +53,7 @@ class Shell:
     """Bash/sh: identifiers are variables ($NAME, NAME=, names after export/read/for...),
     command names and function names. Other arguments are literal text (kind "string")."""
 
-    def __init__(self, out: Output, lang: Language) -> None:
+    def __init__(self, out: Output, lang: CodeLanguage) -> None:
         self.out = out
         self.code = out.code
         self.n = len(self.code)

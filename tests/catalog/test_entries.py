@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -13,29 +14,26 @@ import pytest
 
 from tests.conftest import builtin
 from tokenizer_core import BUILTINS, CHAT_FORMATS, count_table
-from tokenizer_core.pricing.source import parse_ref, source_model
-from tokenizer_core.workspace import model_prices
-from tokenizer_core.workspace import models as models_module
-from tokenizer_core.workspace.model_prices import (
-    model_window,
-    uncatalogued_models,
-    window_for,
-    with_windows,
-)
-from tokenizer_core.workspace.models import (
-    CATALOG,
-    DEFAULT_CHOICES,
-    LEGACY_IDS,
-    MODELS,
-    builtin_names,
-    canonical_id,
-    check_catalog,
+from tokenizer_core.catalog import choices, entries, prices, windows
+from tokenizer_core.catalog.choices import (
     group_by_tokenizer,
     names_by_tokenizer,
     picker_options,
     resolve_choices,
     shared_tokenizer_note,
 )
+from tokenizer_core.catalog.entries import (
+    CATALOG,
+    DEFAULT_CHOICES,
+    LEGACY_IDS,
+    MODELS,
+    builtin_names,
+    canonical_id,
+)
+from tokenizer_core.catalog.prices import uncatalogued_models
+from tokenizer_core.catalog.source import parse_ref, source_model
+from tokenizer_core.catalog.windows import model_window, window_for
+from tokenizer_core.workspace.counting import with_windows
 
 DAY = date(2026, 12, 1)
 ROOT = Path(__file__).parents[2]
@@ -44,8 +42,36 @@ TIKTOKEN_ALIASES = {"gpt2": "r50k_base"}
 PROBE = "Mistral's tokenizer, Tekken: 128k tokens — ¿qué tal? 日本語 and code: def f(x): return x**2\n"
 
 
+def check_catalog(tokenizer_ids: Iterable[str], chat_format_ids: Iterable[str]) -> list[str]:
+    """Problems in the catalog: unknown tokenizers or chat formats, id clashes."""
+    tids, fids = set(tokenizer_ids), set(chat_format_ids)
+    problems = [
+        f"{m.id}: unknown tokenizer {m.tokenizer_id}"
+        for m in CATALOG
+        if m.tokenizer_id is not None and m.tokenizer_id not in tids
+    ]
+    problems += [
+        f"{m.id}: unknown chat format {m.chat_format}"
+        for m in CATALOG
+        if m.chat_format and m.chat_format not in fids
+    ]
+    problems += [f"{m.id}: also a tokenizer id" for m in CATALOG if m.id in tids]
+    problems += [
+        f"{m.id}: a chat format without a tokenizer" for m in CATALOG if m.chat_format and not m.tokenizer_id
+    ]
+    problems += [
+        f"{old}: legacy id of an unknown model {new}" for old, new in LEGACY_IDS.items() if new not in MODELS
+    ]
+    problems += [
+        f"{m.id}: the price must be a reference 'provider:model' or None, not {m.price!r}"
+        for m in CATALOG
+        if m.price is not None and (not isinstance(m.price, str) or ":" not in m.price.strip(":"))
+    ]
+    return problems
+
+
 def test_module_examples():
-    for module in (models_module, model_prices):
+    for module in (entries, choices, prices, windows):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 
@@ -171,7 +197,7 @@ def test_a_model_only_the_source_has_is_counted_with_the_users_tokenizer_labelle
     assert waiting.users_tokenizer and not waiting.counted and waiting.name == "GPT-6 Astra"
     (chosen,) = resolve_choices([sid], source_models=extra, users_tokenizers={sid: "o200k_base"})
     assert chosen.tokenizer_id == "o200k_base" and chosen.users_tokenizer and chosen.model.price
-    price = model_prices.model_price(chosen.model, on=DAY, tokenizer_id=chosen.tokenizer_id)
+    price = prices.model_price(chosen.model, on=DAY, tokenizer_id=chosen.tokenizer_id)
     assert price.priced and price.tokenizer_id == "o200k_base" and price.model == "GPT-6 Astra"
     # a tokenizer that is not there is no choice
     (gone,) = resolve_choices([sid], source_models=extra, users_tokenizers={sid: "removed-upload"})
@@ -180,10 +206,10 @@ def test_a_model_only_the_source_has_is_counted_with_the_users_tokenizer_labelle
 
 def test_one_rule_for_a_context_window_everywhere():
     gpt4 = resolve_choices(["gpt-4"])
-    assert window_for(gpt4, chosen=128_000) == model_prices.Window(8_192, "GPT-4")
+    assert window_for(gpt4, chosen=128_000) == windows.ContextWindow(8_192, "GPT-4")
     assert window_for(resolve_choices(["cl100k_base"]), chosen=128_000).chosen
     both = resolve_choices(["gpt-4o", "gpt-5.5"])
-    assert window_for(both, chosen=32_000) == model_prices.Window(128_000, "GPT-4o (the smallest)")
+    assert window_for(both, chosen=32_000) == windows.ContextWindow(128_000, "GPT-4o (the smallest)")
     assert model_window(MODELS["gpt-2"]) == 1_024  # the line's own, where the source has none
     assert model_window(MODELS["llama-3.1-405b"]) is None  # the source names no window: the page's is used
     # the text-mode table and the chat table use it: GPT-4's share is of its own 8,192 tokens
@@ -245,7 +271,7 @@ def test_defaults_are_catalog_models_with_prices(mid):
 def test_a_source_model_is_listed_under_its_maker_not_its_seller():
     """Issue 31 (11): the source files "DeepSeek V4.1 Flash 1017" under Mistral, who sells it;
     DeepSeek made it (and Anthropic made the Claude models Google sells)."""
-    found = model_prices.uncatalogued_models(on=date(2026, 12, 4))
+    found = prices.uncatalogued_models(on=date(2026, 12, 4))
     assert found["src:mistral:deepseek-v4-1-flash-1017"].maker == "DeepSeek"
     assert {e.maker for k, e in found.items() if k.startswith("src:google:claude-")} == {"Anthropic"}
-    assert models_module.maker_of("Grok 4", "X AI") == "X AI"  # no family known: the seller
+    assert entries.maker_of("Grok 4", "X AI") == "X AI"  # no family known: the seller

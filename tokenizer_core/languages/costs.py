@@ -6,7 +6,7 @@ language's premium under the model's tokenizer (see :data:`COST_DEFINITION`); a 
 applies when a request's input, in that language, is over the tier's start:
 
     >>> from decimal import Decimal as D
-    >>> from tokenizer_core.pricing.rates import Rate, Rates
+    >>> from tokenizer_core.catalog.rates import Rate, Rates
     >>> p = ModelPrice("m", "p", "o200k_base", Rates(input=Rate(D(2)), output=Rate(D(8))))
     >>> w = Workload(requests_per_month=1000, input_tokens=800, output_tokens=200)
     >>> monthly_cost(p, w, premium=2.0) == D("6.4")  # 1000 x (1600 x 2 + 400 x 8) / 1e6
@@ -21,14 +21,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
+from ..catalog.prices import ModelPrice, PriceError
+from ..catalog.rates import exact
 from ..tokenizers.csvcells import spreadsheet_safe
-from .rates import exact
-from .table import ModelPrice, PriceError
-
-if TYPE_CHECKING:  # a type only: the shared price table does not depend on the languages feature
-    from ..languages.model import LanguageRow
+from .language import LanguageRow
 
 COST_DEFINITION = (
     "For a model with tokenizer T and a language L with premium P = premium(L, T): "

@@ -1,5 +1,6 @@
-"""The classic Mistral models' chat formats on their SentencePiece vocabularies, as
-mistral-common 1.13.1 encodes a request (InstructTokenizerV1, V3 and V7).
+"""Mistral's chat formats, as mistral-common 1.13.1 encodes a request (InstructTokenizerV1, V3
+and V7): v3 on Tekken (Mistral NeMo, Pixtral 12B) and the classic models on their SentencePiece
+vocabularies.
 
 * v1 (Mistral 7B v0.1/v0.2, Mixtral 8x7B): each user turn is the text ``[INST] {text} [/INST]``,
   with the system messages in front of the first user message; ``[INST]`` is ordinary text
@@ -61,6 +62,32 @@ def _answer(messages: list[Message], idx: list[int], *, strip_end: bool) -> list
     return [ChatPart(p.text, p.kind, True, p.message) for p in parts] + [_special("</s>")]
 
 
+def render_v3(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
+    """Mistral instruct v3 with Tekken (mistral-common's InstructTokenizerV3): system messages
+    joined and put before the last user message, tools just before that user message."""
+    messages = _open_roles(messages)
+    systems = [i for i, m in enumerate(messages) if m.role == "system" and m.content]
+    turns = [i for i, m in enumerate(messages) if m.role != "system"]
+    last_user = max((i for i in turns if messages[i].role == "user"), default=-1)
+    out = [_special("<s>")]
+    for i in turns:
+        m = messages[i]
+        if m.role == "assistant":  # mistral-common encodes an answer without its trailing spaces
+            out += [_own(messages, i, m.content.rstrip(" ")), _special("</s>")]
+            continue
+        if i == last_user and tools:
+            out.append(_special("[AVAILABLE_TOOLS]"))
+            out.append(ChatPart(json.dumps(tools, ensure_ascii=False), "tools"))
+            out.append(_special("[/AVAILABLE_TOOLS]"))
+        out.append(_special("[INST]"))
+        if i == last_user and systems:
+            for k, j in enumerate(systems):
+                out += [_fmt("\n\n")] * bool(k) + [_own(messages, j)]
+            out.append(_fmt("\n\n"))
+        out += [_own(messages, i), _special("[/INST]")]
+    return out
+
+
 def render_v1(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     messages = _open_roles(messages)
     systems = [i for i, m in enumerate(messages) if m.role == "system" and m.content]
@@ -101,16 +128,20 @@ def render_v7(messages: list[Message], tools: list[dict]) -> list[ChatPart]:
     return out
 
 
+MISTRAL_V3 = ChatFormat(
+    "mistral_v3", "Mistral instruct v3 (Tekken)", ("tekken",), "Mistral NeMo, Pixtral 12B",
+    "mistral-common's InstructTokenizerV3 (checked against it in the tests)", renderer=render_v3, tools=_TOOLS,
+)  # fmt: skip
 MISTRAL_V1 = ChatFormat(
     "mistral_sp_v1", "Mistral instruct v1", ("mistral_sp_v1",), "Mistral 7B v0.1/v0.2, Mixtral 8x7B",
-    "mistral-common's InstructTokenizerV1 (checked against it in the tests)", rendered=True,
+    "mistral-common's InstructTokenizerV1 (checked against it in the tests)", renderer=render_v1,
 )  # fmt: skip
 MISTRAL_V3_SP = ChatFormat(
     "mistral_sp_v3", "Mistral instruct v3 (SentencePiece)", ("mistral_sp_v3",),
     "Mistral 7B v0.3, Mixtral 8x22B, Codestral 22B, Mistral Large 2407",
-    "mistral-common's InstructTokenizerV3 (checked against it in the tests)", rendered=True, tools=_TOOLS,
+    "mistral-common's InstructTokenizerV3 (checked against it in the tests)", renderer=render_v3, tools=_TOOLS,
 )  # fmt: skip
 MISTRAL_V7 = ChatFormat(
     "mistral_sp_v7", "Mistral instruct v7", ("mistral_sp_v7",), "Mistral Large 2411, Pixtral Large",
-    "mistral-common's InstructTokenizerV7 (checked against it in the tests)", rendered=True, tools=_TOOLS,
+    "mistral-common's InstructTokenizerV7 (checked against it in the tests)", renderer=render_v7, tools=_TOOLS,
 )  # fmt: skip

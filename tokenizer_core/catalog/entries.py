@@ -12,7 +12,7 @@ A line maps a model to its tokenizer, its chat format and its price in the price
 * the chat format is an id of :data:`tokenizer_core.workspace.chat.CHAT_FORMATS` (None for
   models that take no chat, such as embeddings);
 * the price is a reference into the price source, ``"<provider>:<model id>"`` as the source
-  spells them (:mod:`tokenizer_core.pricing.source`); open-weight models are priced at a named
+  spells them (:mod:`tokenizer_core.catalog.source`); open-weight models are priced at a named
   host (AWS Bedrock where it serves them), since their makers sell no API; None: no price;
 * the context window is the price source's figure for the model; a line gives one only where the
   source has none (``window=``).
@@ -21,15 +21,14 @@ Pure data plus small lookups: nothing here loads a tokenizer or the price data.
 
     >>> MODELS["gpt-4o"].tokenizer_id, MODELS["gpt-4o"].price
     ('o200k_base', 'openai:gpt-4o')
-    >>> [c.name for c in resolve_choices(["gpt-4o", "o200k_base"])]
-    ['GPT-4o', 'o200k_base']
+    >>> canonical_id("llama-3.1")
+    'llama-3.1-8b'
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 OPENAI, META, ALIBABA, MISTRAL, DEEPSEEK, ANTHROPIC, GOOGLE = (
@@ -202,7 +201,7 @@ LEGACY_IDS: dict[str, str] = {
 }  # fmt: skip
 
 # Makers whose own price lists the source has: a model of theirs that the catalog lacks can
-# still be picked, counted with a tokenizer the user chooses (see `uncatalogued_refs`).
+# still be picked, counted with a tokenizer the user chooses (see `prices.uncatalogued_models`).
 MAKER_PROVIDERS = (
     "openai",
     "anthropic",
@@ -277,175 +276,7 @@ def source_entry(ref: str, *, name: str, maker: str) -> ModelEntry:
     return ModelEntry(f"{SOURCE_PREFIX}{ref}", name, maker, None, None, ref)
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A picked model or encoding, resolved to what counts it."""
-
-    id: str
-    name: str
-    tokenizer_id: str | None  # None: nothing here counts it (no public tokenizer, or none chosen yet)
-    model: ModelEntry | None = None
-    users_tokenizer: bool = False  # counted with a tokenizer the user chose for a model the catalog lacks
-
-    @property
-    def label(self) -> str:
-        return self.name
-
-    @property
-    def chat_format(self) -> str | None:
-        return self.model.chat_format if self.model else None
-
-    @property
-    def counted(self) -> bool:
-        return self.tokenizer_id is not None
-
-
-def choice_label(
-    choice_id: str,
-    *,
-    tokenizer_names: Mapping[str, str] | None = None,
-    source_names: Mapping[str, str] | None = None,
-) -> str:
-    """The name a picker shows for a model id, a source model id or a tokenizer id."""
-    cid = canonical_id(choice_id)
-    if cid in MODELS:
-        return MODELS[cid].name
-    if cid.startswith(SOURCE_PREFIX):
-        return (source_names or {}).get(cid, cid.removeprefix(SOURCE_PREFIX).partition(":")[2])
-    return (tokenizer_names or builtin_names()).get(cid, cid)
-
-
-def resolve_choices(
-    choice_ids: Iterable[str],
-    *,
-    tokenizer_names: Mapping[str, str] | None = None,
-    users_tokenizers: Mapping[str, str] | None = None,
-    source_models: Mapping[str, ModelEntry] | None = None,
-) -> list[Choice]:
-    """Picked ids in order: catalog models, source models (``"src:..."``, counted with the tokenizer
-    the user chose in `users_tokenizers`), tokenizers. Old ids are read as their current ones."""
-    names = tokenizer_names or builtin_names()
-    chosen = users_tokenizers or {}
-    out: list[Choice] = []
-    for cid in dict.fromkeys(canonical_id(i) for i in choice_ids):
-        model = MODELS.get(cid)
-        if model is not None:
-            out.append(Choice(cid, model.name, model.tokenizer_id, model))
-        elif cid.startswith(SOURCE_PREFIX):
-            entry = (source_models or {}).get(cid) or source_entry(
-                cid.removeprefix(SOURCE_PREFIX), name=choice_label(cid), maker=""
-            )
-            tok = chosen.get(cid)
-            out.append(Choice(cid, entry.name, tok if tok in names else None, entry, users_tokenizer=True))
-        else:
-            out.append(Choice(cid, names.get(cid, cid), cid))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class TokenizerGroup:
-    """The choices that one tokenizer counts: counted once for all of them."""
-
-    tokenizer_id: str
-    choices: tuple[Choice, ...] = field(default_factory=tuple)
-
-    @property
-    def names(self) -> list[str]:
-        return [c.name for c in self.choices]
-
-    @property
-    def shared(self) -> bool:
-        return len(self.choices) > 1
-
-
-def group_by_tokenizer(choices: Sequence[Choice]) -> list[TokenizerGroup]:
-    """One group per tokenizer, in order of first appearance (choices nothing counts are left out).
-
-    ``[g.names for g in group_by_tokenizer(resolve_choices(["gpt-4o", "gpt-5", "gpt-4"]))]
-    -> [["GPT-4o", "GPT-5"], ["GPT-4"]]``
-    """
-    groups: dict[str, list[Choice]] = {}
-    for c in choices:
-        if c.tokenizer_id is not None:
-            groups.setdefault(c.tokenizer_id, []).append(c)
-    return [TokenizerGroup(tid, tuple(cs)) for tid, cs in groups.items()]
-
-
-def names_by_tokenizer(choices: Sequence[Choice]) -> dict[str, str]:
-    """Tokenizer id -> the picked names it counts, as the picker shows them.
-
-    ``names_by_tokenizer(resolve_choices(["gpt-4o", "gpt-5", "llama-3.1-8b"]))
-    -> {"o200k_base": "GPT-4o, GPT-5", "llama3": "Llama 3.1 8B"}``
-    """
-    return {g.tokenizer_id: ", ".join(g.names) for g in group_by_tokenizer(choices)}
-
-
-def shared_tokenizer_note(groups: Sequence[TokenizerGroup], *, tokenizer_names: Mapping[str, str]) -> str:
-    """A sentence for the page when some choices share a tokenizer, else ``""``."""
-    parts = []
-    for g in groups:
-        if not g.shared:
-            continue
-        tok = tokenizer_names.get(g.tokenizer_id, g.tokenizer_id)
-        names = [n for n in g.names if n != tok]
-        listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        parts.append(f"{listed} {'use' if len(names) > 1 else 'uses'} {tok}")
-    return ("; ".join(parts) + ": counted once.") if parts else ""
-
-
-def rule_notes(choices: Sequence[Choice]) -> list[str]:
-    """What a counting rule counts, once per rule among the chosen models (Gemini's).
-
-    ``rule_notes(resolve_choices(["gemini-2.5-pro"]))[0].startswith("Gemini 2.5 Pro: text only")``
-    """
-    from .chat import CHAT_FORMATS
-
-    by_format: dict[str, list[str]] = {}
-    for c in choices:
-        fmt = CHAT_FORMATS.get(c.chat_format or "")
-        if fmt is not None and fmt.counted_by:
-            by_format.setdefault(fmt.id, []).append(c.name)
-    return [f"{', '.join(names)}: {CHAT_FORMATS[fid].counted_by}." for fid, names in by_format.items()]
-
-
-def picker_options(tokenizer_ids: Sequence[str]) -> list[str]:
-    """Catalog models whose tokenizer is available (and those without a public one), then the
-    tokenizers (encodings) themselves."""
-    have = set(tokenizer_ids)
-    return [m.id for m in CATALOG if m.tokenizer_id is None or m.tokenizer_id in have] + list(tokenizer_ids)
-
-
-def check_catalog(tokenizer_ids: Iterable[str], chat_format_ids: Iterable[str]) -> list[str]:
-    """Problems in the catalog (for tests): unknown tokenizers or chat formats, id clashes."""
-    tids, fids = set(tokenizer_ids), set(chat_format_ids)
-    problems = [
-        f"{m.id}: unknown tokenizer {m.tokenizer_id}"
-        for m in CATALOG
-        if m.tokenizer_id is not None and m.tokenizer_id not in tids
-    ]
-    problems += [
-        f"{m.id}: unknown chat format {m.chat_format}"
-        for m in CATALOG
-        if m.chat_format and m.chat_format not in fids
-    ]
-    problems += [f"{m.id}: also a tokenizer id" for m in CATALOG if m.id in tids]
-    problems += [
-        f"{m.id}: a chat format without a tokenizer" for m in CATALOG if m.chat_format and not m.tokenizer_id
-    ]
-    problems += [
-        f"{old}: legacy id of an unknown model {new}" for old, new in LEGACY_IDS.items() if new not in MODELS
-    ]
-    problems += [
-        f"{m.id}: the price must be a reference 'provider:model' or None, not {m.price!r}"
-        for m in CATALOG
-        if m.price is not None and (not isinstance(m.price, str) or ":" not in m.price.strip(":"))
-    ]
-    return problems
-
-
 __all__ = [
-    "CATALOG", "DEFAULT_CHOICES", "LEGACY_IDS", "MAKER_PROVIDERS", "MODELS", "NOT_COUNTED", "SOURCE_PREFIX", "maker_of",
-    "Choice", "ModelEntry", "TokenizerGroup", "builtin_names", "canonical_id", "check_catalog", "choice_label",
-    "group_by_tokenizer", "names_by_tokenizer", "picker_options", "resolve_choices", "rule_notes", "shared_tokenizer_note",
-    "source_entry",
+    "CATALOG", "DEFAULT_CHOICES", "LEGACY_IDS", "MAKER_PROVIDERS", "MODELS", "NOT_COUNTED", "SOURCE_PREFIX",
+    "ModelEntry", "builtin_names", "canonical_id", "maker_of", "source_entry",
 ]  # fmt: skip

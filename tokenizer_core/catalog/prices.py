@@ -1,5 +1,14 @@
 """The app's price of a model: the source's prices with the user's edits on top, and the editor's rows.
 
+:func:`model_price` prices a catalog line from the price source on a date; :func:`price_table`
+prices several:
+
+    >>> from datetime import date
+    >>> from tokenizer_core.catalog.entries import MODELS
+    >>> p = model_price(MODELS["gpt-5.5"], on=date(2026, 12, 1))
+    >>> p.provider, p.input_per_million, p.rates.tier_note()
+    ('OpenAI', 5.0, 'Prompts over 272,000 input tokens: the whole request at 2× the input and 1.5× the output price.')
+
 An edit replaces a price's base (USD per million tokens) for one model under one rate option;
 a tier keeps its ratio to the base (edit GPT-5.5's input from $5 to $4 and prompts over 272K
 tokens cost $8, twice the edited price, as the source bills twice the base). The source's own
@@ -20,7 +29,10 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ..tokenizers.textio import InputError
+from .entries import CATALOG, MAKER_PROVIDERS, ModelEntry, maker_of, source_entry
 from .rates import FIELD_LABELS, FIELDS, Rate, Rates, exact, money_text
+from .source import rate_options, rates_on, source_label, source_model, source_models
+from .windows import model_window
 
 PRICE_FIELDS = FIELDS  # the fields a user can edit: input, cached input, output (USD per million)
 MAX_PRICE = Decimal(1_000_000)  # per million tokens: far above any list price, catches typos of units
@@ -277,8 +289,62 @@ def edit_summary(price: ModelPrice) -> str:
     return f"{price.model}: " + ", ".join(parts)
 
 
+def model_price(
+    model: ModelEntry, *, on: date, rate: str = "standard", edits: Mapping[tuple[str, str], Mapping] | None = None,
+    tokenizer_id: str | None = None,
+) -> ModelPrice:  # fmt: skip
+    """A model's price on a date under a rate option: the source's, with the user's edit on top.
+
+    A rate the model does not offer gives its standard price (``ModelPrice.rate`` says which).
+    `tokenizer_id` overrides the catalog's (a tokenizer the user chose for a source-only model).
+    """
+    entry = source_model(model.price) if model.price else None
+    offered = rate_options(model.price, on=on) if model.price else []
+    used = rate if rate in offered else "standard"
+    rates = rates_on(model.price, on=on, rate=used) if model.price else None
+    price = ModelPrice(
+        model=model.name,
+        provider=entry.provider_name if entry else model.maker,
+        tokenizer_id=tokenizer_id if tokenizer_id is not None else model.tokenizer_id,
+        rates=rates,
+        source_rates=rates,
+        rate=used,
+        checked=entry.checked if entry else "",
+        source=f"{source_label()} ({model.price})" if rates else "",
+        model_id=model.id,
+        context_window=model_window(model),
+        ref=model.price or "",
+    )
+    edit = (edits or {}).get((model.id, used))
+    return apply_edit(price, edit) if edit else price
+
+
+def price_table(
+    models: Iterable[ModelEntry], *, on: date, rate: str = "standard", edits: Edits | None = None,
+    tokenizers: Mapping[str, str] | None = None,
+) -> PriceTable:  # fmt: skip
+    """The prices of these models (in order, each once), with the source's name and version."""
+    chosen = tokenizers or {}
+    seen = dict.fromkeys(models)
+    return PriceTable(
+        source_label(),
+        tuple(model_price(m, on=on, rate=rate, edits=edits, tokenizer_id=chosen.get(m.id)) for m in seen),
+    )
+
+
+def uncatalogued_models(*, on: date, providers: tuple[str, ...] = MAKER_PROVIDERS) -> dict[str, ModelEntry]:
+    """Models the source sells from these makers and the catalog does not price, as picker entries
+    keyed by their ``"src:..."`` id (a pin update that adds a model adds it here)."""
+    priced = {m.price for m in CATALOG if m.price}
+    return {
+        (e := source_entry(s.ref, name=s.name, maker=maker_of(s.name, s.provider_name))).id: e
+        for s in source_models(providers, on=on)
+        if s.ref not in priced
+    }
+
+
 __all__ = [
     "MAX_PRICE", "PRICE_FIELDS", "Edits", "ModelPrice", "PriceError", "PriceTable", "Rate", "apply_edit",
-    "check_price", "edit_summary", "edits_from_json", "edits_to_json", "price_age_days", "prices_from_records",
-    "prices_to_records",
+    "check_price", "edit_summary", "edits_from_json", "edits_to_json", "model_price", "price_age_days", "price_table",
+    "prices_from_records", "prices_to_records", "uncatalogued_models",
 ]  # fmt: skip

@@ -1,0 +1,19 @@
+"""The model catalog and prices: a base that the workspace and the language page share.
+
+* `entries`: the models teams use, by their makers' names, one line each (tokenizer, chat
+  format, price reference); `choices`: what a pick resolves to, grouped by the tokenizer that
+  counts it.
+* `source`: the pinned `genai-prices` package's bundled data (never updated over the network),
+  read by price reference (``"openai:gpt-5.5"``) for a date and a rate option (standard, batch...).
+* `rates`: prices per million tokens, long-prompt tiers, the exact cost of one request.
+* `prices`: a model's price in the app (the source's, with the user's edits on top), the
+  editor's rows; `windows`: the one rule for a model's context window.
+
+It builds on `tokenizers` only and imports no feature: chat formats are the workspace's, what
+a workload costs in each language is the language page's (`tokenizer_core.languages.costs`).
+"""
+
+from .entries import MODELS
+from .prices import PriceError, PriceTable
+
+__all__ = ["MODELS", "PriceError", "PriceTable"]
