@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from tests.datasets.samples import batch_lines, csv_bytes, finetune_lines, jsonl, parquet_bytes, repo_zip
-from tokenizer_core.datasets import DatasetCancelled, Progress, count_dataset
+from tokenizer_core.datasets import CountProgress, DatasetCancelled, count_dataset
 
 MODELS = ["gpt-4o", "llama-3.1-8b"]
 PAGE = "app_pages/datasets.py"
@@ -121,7 +121,7 @@ def test_cancel_stops_the_count(page, monkeypatch):
     started = threading.Event()
 
     def slow(data, models, *, progress, cancel, **options):
-        progress(Progress(0.25, 1000, "1,000 rows counted"))
+        progress(CountProgress(0.25, 1000, "1,000 rows counted"))
         started.set()
         if cancel.wait(60):
             raise DatasetCancelled("The count was cancelled.")

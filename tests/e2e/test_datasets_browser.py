@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.datasets.samples import REPO_FILES, batch_lines, jsonl, repo_zip
+from tokenizer_core.catalog.entries import DEFAULT_CHOICES
 from tokenizer_core.datasets import count_dataset
 from tokenizer_core.tokenizers.csvcells import from_spreadsheet_safe
-from tokenizer_core.workspace.models import DEFAULT_CHOICES
 
 pytestmark = pytest.mark.e2e
 

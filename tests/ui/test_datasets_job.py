@@ -8,14 +8,14 @@ import threading
 import ui.datasets.job as job_module
 import ui.jobs
 from tests.ui.test_session_watch import FakeRuntime, trims  # noqa: F401 (the fixture)
-from tokenizer_core.datasets import DatasetCancelled, Progress
+from tokenizer_core.datasets import CountProgress, DatasetCancelled
 
 
 def test_a_count_of_a_session_that_ended_is_cancelled_after_the_grace(trims, monkeypatch):  # noqa: F811
     started = threading.Event()
 
     def endless(data, models, *, progress, cancel, **options):
-        progress(Progress(0.1, 10, "10 rows counted"))
+        progress(CountProgress(0.1, 10, "10 rows counted"))
         started.set()
         if cancel.wait(30):
             raise DatasetCancelled("The count was cancelled.")

@@ -19,7 +19,13 @@ from typing import Any
 
 import streamlit as st
 
-from tokenizer_core.datasets import DatasetCancelled, DatasetError, DatasetResult, Progress, count_dataset
+from tokenizer_core.datasets import (
+    CountProgress,
+    DatasetCancelled,
+    DatasetError,
+    DatasetResult,
+    count_dataset,
+)
 
 from ..jobs import cancel_when_session_ends
 
@@ -37,7 +43,7 @@ class CountJob:
 
     fingerprint: tuple[Any, ...]  # what was counted with which settings (to say when they changed)
     name: str
-    progress: Progress = field(default_factory=lambda: Progress(0.0, 0, "Starting..."))
+    progress: CountProgress = field(default_factory=lambda: CountProgress(0.0, 0, "Starting..."))
     result: DatasetResult | None = None
     error: str | None = None
     cancelled: bool = False
@@ -62,7 +68,7 @@ class CountJob:
             self.seconds = time.monotonic() - self.started
             self._done.set()
 
-    def _on_progress(self, p: Progress) -> None:
+    def _on_progress(self, p: CountProgress) -> None:
         self.progress = p
 
     @property
