@@ -28,6 +28,7 @@ def main() -> None:
         st.Page(
             "app_pages/workspace.py", title="Prompt workspace", icon=":material/calculate:", default=True
         ),
+        st.Page("app_pages/datasets.py", title="Datasets", icon=":material/dataset:", url_path="datasets"),
         st.Page("app_pages/bpe.py", title="BPE playground", icon=":material/merge:", url_path="bpe"),
         st.Page(
             "app_pages/inside.py", title="Inside a tokenizer", icon=":material/biotech:", url_path="inside"

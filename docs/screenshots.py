@@ -17,9 +17,18 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, AppPage, streamlit_server  # noqa: E402
 
-PAGES = ["", "bpe", "inside", "languages", "identifiers", "chunks"]
+PAGES = ["", "datasets", "bpe", "inside", "languages", "identifiers", "chunks"]
 WIDTHS = [400, 1400]
 MAX_HEIGHT = 12_000  # px; a longer page is cut here
+
+
+def prepare(app: AppPage, page: str) -> None:
+    """A page that starts empty is shown at work: the Datasets page counts its sample Batch file."""
+    if page == "datasets":
+        app.run(lambda: app.main.get_by_text("A sample", exact=True).click())
+        app.run(lambda: app.main.get_by_role("button", name="Count the set").click())
+        app.page.get_by_role("heading", name="40 rows counted").first.wait_for(timeout=120_000)
+        app.settle()
 
 
 def shoot(app: AppPage, path: Path, width: int) -> None:
@@ -45,6 +54,7 @@ def main() -> None:
                 context = browser.new_context(viewport={"width": width, "height": 900})
                 app = AppPage(context.new_page(), url)
                 app.goto(page)
+                prepare(app, page)
                 out = args.out / f"{page or 'workspace'}-{width}px.png"
                 shoot(app, out, width)
                 print(out, "offsite requests:", len(app.offsite))

@@ -152,6 +152,13 @@ def start_housekeeping() -> None:
         job_pool()
 
 
+def cancel_when_session_ends(job: Any) -> None:
+    """Cancel `job` (anything with ``done()`` and ``cancel()``) once this session has ended."""
+    sid = current_session_id()
+    if sid is not None:
+        _session_watch().add(sid, job)
+
+
 def _outcome_of(job: Job, meta: Any) -> JobOutcome:
     try:
         return JobOutcome(value=job.result(timeout=0), meta=meta)

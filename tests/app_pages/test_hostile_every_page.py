@@ -198,7 +198,9 @@ def own_tokenizer(monkeypatch):
     return bad
 
 
-@pytest.mark.parametrize("page", ["counter", "bpe", "languages", "identifiers", "chunks", "inside"])
+@pytest.mark.parametrize(
+    "page", ["counter", "datasets", "bpe", "languages", "identifiers", "chunks", "inside"]
+)
 def test_every_page_and_button_with_hostile_input(page, errors_logged, own_tokenizer):
     import streamlit as st
 

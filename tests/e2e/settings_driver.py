@@ -178,7 +178,14 @@ def tab(app: AppPage, key: str, label: str) -> None:
 def visit_every_other_page(app: AppPage, here: str) -> None:
     """Through the app's own navigation (one browser session), then back to `here`."""
     nav = app.page.get_by_test_id("stSidebarNav")
-    titles = ["Prompt workspace", "BPE playground", "Language costs", "Code identifiers", "Chunk previewer"]
+    titles = [
+        "Prompt workspace",
+        "Datasets",
+        "BPE playground",
+        "Language costs",
+        "Code identifiers",
+        "Chunk previewer",
+    ]
     for title in [t for t in titles if t != here] + [here]:
         app.run(lambda title=title: nav.get_by_text(title, exact=True).click())
         expect(app.main.get_by_role("heading", name=title).first).to_be_visible()

@@ -13,6 +13,7 @@ pytestmark = pytest.mark.e2e
 
 PAGES = [
     ("", "Prompt workspace"),
+    ("datasets", "Datasets"),
     ("bpe", "BPE playground"),
     ("inside", "Inside a tokenizer"),
     ("languages", "Language costs"),

@@ -10,8 +10,14 @@ from tests.e2e.conftest import AppPage, streamlit_server
 pytestmark = pytest.mark.e2e
 
 TITLES = [
-    "Prompt workspace", "BPE playground", "Inside a tokenizer", "Language costs", "Code identifiers", "Chunk previewer"
-]  # fmt: skip
+    "Prompt workspace",
+    "Datasets",
+    "BPE playground",
+    "Inside a tokenizer",
+    "Language costs",
+    "Code identifiers",
+    "Chunk previewer",
+]
 
 
 def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
@@ -36,6 +42,7 @@ def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
     "path, heading",
     [
         ("", "Prompt workspace"),
+        ("datasets", "Datasets"),
         ("inside", "Inside a tokenizer"),
         ("languages", "Language costs"),
         ("identifiers", "Code identifiers"),

@@ -144,7 +144,7 @@ def default_engine() -> DaskEngine:
                 workers_skip_main()
                 cluster = LocalCluster(
                     n_workers=default_workers(), threads_per_worker=1, processes=True, dashboard_address=None,
-                    env=WORKER_ENVIRON, silence_logs=40,
+                    env=WORKER_ENVIRON, silence_logs=50,  # CRITICAL: a worker outliving the server logs no heartbeat errors
                 )  # fmt: skip
                 _DEFAULT["cluster"] = cluster
                 client = Client(cluster, set_as_default=False)
