@@ -9,6 +9,7 @@ from ui.datasets.job import current_job, progress_panel, start_count
 from ui.datasets.options import figures_section, models_section
 from ui.datasets.results import results_section
 from ui.datasets.source import shape_section, source_section
+from ui.saved_work import keep_work
 
 st.title("Datasets")
 st.caption(
@@ -18,6 +19,7 @@ st.caption(
 )
 
 loaded = source_section()
+keep_work("datasets")  # the settings, for a reload (ui/saved_work.py); before any st.stop
 if loaded is None:
     st.info("Drop a file or a folder, paste a list, or try a sample.", icon=":material/upload_file:")
     st.stop()

@@ -6,6 +6,7 @@ import streamlit as st
 
 from tokenizer_core.tokenizers import DEFAULT_IDS, clean_text
 from ui.inside import MAX_CHARS, SAMPLE, steps, surprise_section
+from ui.saved_work import keep_work
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
 
@@ -21,6 +22,7 @@ text = st.text_area(
     placeholder="Type or paste a sentence, a number, a name, some code...",
 )  # fmt: skip
 tokenizer_id = tokenizer_select("inside_tokenizer", label="Tokenizer", default=("o200k_base",), multi=False)
+keep_work("inside")  # in the browser, for a reload (ui/saved_work.py); before any st.stop
 
 if not text.strip():
     st.info("Type a few words above to see them taken apart.", icon=":material/edit:")

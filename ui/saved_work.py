@@ -44,6 +44,7 @@ PAGES: dict[str, dict[str, str]] = {
         "workspace_ws": "bool", "workspace_diff": "bool", "workspace_out_tokens": "int", "workspace_cached_tokens": "int",
         "workspace_requests": "int", "workspace_version_name": "str", "prices_rate": "str", "workspace_sample": "str",
         "workspace_part": "int", "workspace_cmp_a": "int", "workspace_cmp_b": "int", "workspace_cmp_tok": "str",
+        "workspace_share_chunks": "int", "workspace_share_chunk_tokens": "int", "workspace_share_answer": "int",
         "_chat": "json", "_versions": "json", "_prices": "json",
     },
     "bpe": {
@@ -67,6 +68,11 @@ PAGES: dict[str, dict[str, str]] = {
         "identifiers_styles": "strs", "identifiers_min_chars": "int", "identifiers_min_occ": "int",
         "identifiers_sort": "str", "identifiers_top_n": "int", "identifiers_split_mode": "str",
         "identifiers_inspect": "str", "identifiers_view_tok": "str", "identifiers_view_line": "int",
+    },
+    "inside": {"inside_text": "str", "inside_tokenizer": "str", "inside_compare": "strs"},
+    "datasets": {  # the settings and a pasted list; a dropped file is the browser's to give again
+        "datasets_paste": "str", "datasets_models": "strs", "datasets_budget": "int", "datasets_output": "int",
+        "datasets_tpm": "int", "datasets_epochs": "int",
     },
     "chunks": {
         "chunks_text": "str", "chunks_sample": "str", "chunks_strategy": "str", "chunks_tokenizer": "str",

@@ -120,3 +120,31 @@ def test_work_over_the_cap_is_named_and_the_rest_kept(chunks):
     )
     text, left_out = pack("chunks", {"chunks_text": "word " * 450_000, "chunks_size": 128})
     assert left_out == ["chunks_text"] and "chunks_size" in text
+
+
+def test_inside_a_tokenizer_gets_its_text_and_tokenizers_back(app):
+    at = ok(app.switch_page("app_pages/inside.py").run())
+    raw = saved(
+        "inside",
+        {
+            "inside_text": "My own words, 1234567.",
+            "inside_tokenizer": "cl100k_base",
+            "inside_compare": ["r50k_base"],
+        },
+    )
+    at = restored(at, "inside", raw)
+    assert at.text_area(key="inside_text").value == "My own words, 1234567."
+    assert at.session_state["inside_tokenizer"] == "cl100k_base"
+    assert at.session_state["inside_compare"] == ["r50k_base"]
+
+
+def test_datasets_gets_a_pasted_list_and_its_settings_back(app):
+    at = ok(app.switch_page("app_pages/datasets.py").run())
+    raw = saved(
+        "datasets",
+        {"datasets_paste": "first line\nsecond line", "datasets_models": ["gpt-4o"], "datasets_budget": 4000},
+    )
+    at = restored(at, "datasets", raw)
+    assert at.session_state["datasets_paste"] == "first line\nsecond line"
+    assert at.session_state["datasets_models"] == ["gpt-4o"]
+    assert at.session_state["datasets_budget"] == 4000

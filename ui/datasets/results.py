@@ -46,9 +46,12 @@ def summary_table(result: DatasetResult) -> None:
         format="localized", help="Rows over the window, or the budget when smaller"
     )
     st.dataframe(frame, hide_index=True, width="stretch", key="datasets_summary", column_config=config)
-    counted = {m.counted_as for m in result.models}
+    counted: dict[str, list[str]] = {}  # how a row is counted -> the models counting it so
+    for m in result.models:
+        counted.setdefault(m.counted_as, []).append(m.name)
+    how = "; ".join(f"{', '.join(names)}: {escape_markdown(way)}" for way, names in counted.items())
     st.caption(
-        "Counted as " + "; ".join(sorted(counted)) + ". Median and percentiles are of the tokens per row; the "
+        f"Each row counted as {how}. Median and percentiles are of the tokens per row; the "
         "costs are input plus expected output, at each model's standard and batch rate from the price source."
     )  # fmt: skip
     notes = [c.note for m in result.models for c in m.costs if c.total_usd is None]
