@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..catalog.choices import Choice
 from ..tokenizers.encoders import Tokenizer
@@ -71,24 +72,34 @@ def rule_notes(choices: Sequence[Choice]) -> list[str]:
     return [f"{', '.join(names)}: {CHAT_FORMATS[fid].counted_by}." for fid, names in by_format.items()]
 
 
+@lru_cache(maxsize=64)
+def _specials_pattern(specials: frozenset[str]) -> re.Pattern[str] | None:
+    """One pattern for a tokenizer's special tokens, the longest first where two start alike:
+    ``frozenset({"<|a|>", "<|ab|>"})`` -> ``<\\|ab\\|>|<\\|a\\|>``. Kept per set of specials: a
+    set counted row by row renders the same template thousands of times."""
+    if not specials:
+        return None
+    return re.compile("|".join(re.escape(t) for t in sorted(specials, key=lambda t: (-len(t), t))))
+
+
 def _split_template_specials(tokenizer: Tokenizer, parts: Sequence[ChatPart]) -> list[ChatPart]:
     """Special tokens written inside a template's own text (e.g. Qwen's ``<tool_call>``) are
     single tokens, as the model's tokenizer reads them; the messages' text is left as text."""
-    specials = tokenizer.special_tokens
+    pattern = _specials_pattern(frozenset(tokenizer.special_tokens))
     out: list[ChatPart] = []
     for part in parts:
-        found = [t for t in specials if t in part.text] if part.kind == "format" else []
-        if not found:
+        if pattern is None or part.kind != "format":
             out.append(part)
             continue
-        pattern = re.compile("|".join(re.escape(t) for t in sorted(found, key=len, reverse=True)))
         pos = 0
         for m in pattern.finditer(part.text):
             if m.start() > pos:
                 out.append(ChatPart(part.text[pos : m.start()], "format", part.alone))
             out.append(_special(m.group()))
             pos = m.end()
-        if pos < len(part.text):
+        if pos == 0:
+            out.append(part)  # no special token in it: the part as it was
+        elif pos < len(part.text):
             out.append(ChatPart(part.text[pos:], "format", part.alone))
     return out
 
