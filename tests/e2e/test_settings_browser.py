@@ -208,6 +208,10 @@ def test_prompt_workspace(app_page):
     d.choose(app, "workspace_cmp_a", "v2")
     d.choose(app, "workspace_cmp_b", "v1")
     d.choose(app, "workspace_cmp_tok", "Llama 3")
+    app.main.get_by_text("One context window, shared").click()
+    d.number(app, "workspace_share_chunks", 3)
+    d.number(app, "workspace_share_chunk_tokens", 256)
+    d.number(app, "workspace_share_answer", 500)
     text_mode = d.settings(app)
     assert d.changed(start, text_mode) == ["workspace_mode"]  # set below
 
