@@ -271,6 +271,23 @@ def _read_hf_upload(data: bytes, name: str) -> Tokenizer:
     return hf_from_checked(data, info)
 
 
+def add_own_tokenizer(kind: str, data: bytes, *, file_name: str, name: str, pattern_id: str = "o200k") -> str:
+    """Make the user's uploaded vocabulary (`kind` "tiktoken" or "hf") one of this session's
+    tokenizers and return the sentence that says so (Markdown, user text escaped). Raises
+    VocabularyError (the file's problem, in words) or JobError (the workers could not take it)."""
+    name = name or file_name
+    if kind == "tiktoken":
+        tok = tokenizer_from_tiktoken_bytes(data, name=name, pattern_id=pattern_id)
+    else:
+        tok = _read_hf_upload(data, name)
+    tok = register_session_tokenizer(tok)
+    pattern = f", pattern {escape_markdown(PATTERNS[pattern_id].label)}" if kind == "tiktoken" else ""
+    return (
+        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens{pattern}). "
+        "It is now in every tokenizer list."
+    )
+
+
 def _add_custom(kind: str) -> None:
     """Callback: turn the uploaded file into a session tokenizer, or record the error."""
     st.session_state.pop("custom_tok_error", None)
@@ -281,26 +298,13 @@ def _add_custom(kind: str) -> None:
         return
     if vocabulary_file_problem(file.name, kind):
         return  # the box already says why the file is not a vocabulary
-    name = st.session_state.get("custom_tok_name", "") or file.name
     try:
-        if kind == "tiktoken":
-            tok = tokenizer_from_tiktoken_bytes(
-                file.getvalue(), name=name, pattern_id=st.session_state.get("custom_tok_pattern", "o200k")
-            )
-        else:
-            tok = _read_hf_upload(file.getvalue(), name)
+        st.session_state["custom_tok_added"] = add_own_tokenizer(
+            kind, file.getvalue(), file_name=file.name, name=st.session_state.get("custom_tok_name", ""),
+            pattern_id=st.session_state.get("custom_tok_pattern", "o200k"),
+        )  # fmt: skip
     except (VocabularyError, JobError) as exc:
         st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
-        return
-    tok = register_session_tokenizer(tok)
-    pattern = ""
-    if kind == "tiktoken":
-        label = PATTERNS[st.session_state.get("custom_tok_pattern", "o200k")].label
-        pattern = f", pattern {escape_markdown(label)}"
-    st.session_state["custom_tok_added"] = (
-        f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens{pattern}). "
-        "It is now in every tokenizer list."
-    )
 
 
 def _upload_identity(file) -> KnownVocabulary | str | None:
