@@ -23,3 +23,13 @@ def test_the_prompt_the_chunks_and_the_answer_share_one_window(app):
     assert not app.exception
     over = next(e for e in app.expander if e.label == "One context window, shared")
     assert any("more than the window" in str(x.value) for x in over.error)
+
+
+def test_the_home_page_draws_no_markdown_with_raw_html(app):
+    """Raw HTML in a markdown element makes every fresh tab fetch ~190 KB more JavaScript (the
+    markdown renderer's HTML plugin); the home page's HTML goes through st.html instead."""
+    app.session_state["workspace_text"] = "A prompt <b>with</b> tags."
+    app.run()
+    assert not app.exception
+    raw = [m.value for m in app.markdown if m.proto.allow_html]
+    assert raw == [], raw[:1]
