@@ -1,6 +1,6 @@
 """Run every benchmark, one after the other, each in its own process.
 
-    python -m bench            # full runs (about 20 minutes on a 2-core machine)
+    python -m bench            # full runs (about 30 minutes on a 2-core machine)
     python -m bench --quick    # smoke run of each (about 2 minutes)
 
 Each benchmark measures against its own reference in the same run; see its docstring.
@@ -25,6 +25,8 @@ BENCHES = [
     "live",
     "views",
     "memory",
+    "open",
+    "datasets",
 ]
 
 
