@@ -11,6 +11,7 @@ def test_parts_add_up_and_say_when_they_do_not_fit():
     assert s.used == 8_620 and s.over and "428 more than the window of 8,192" in s.sentence()
     fits = context_share(window=128_000, prompt=1_500, chunks=10, chunk_tokens=512, answer=2_000)
     assert not fits.over and fits.sentence().endswith("119,380 left.")
+    assert fits.sentence().startswith("Your prompt ")
 
 
 def test_the_bar_is_escaped_and_marks_the_window_end_when_over():

@@ -36,6 +36,7 @@ class ContextShare:
     def sentence(self) -> str:
         """What the bar shows, in one sentence."""
         shares = ", ".join(f"{name} {n:,}" for name, n in self.parts)
+        shares = shares[:1].upper() + shares[1:]  # a sentence: "Your prompt 308, ..."
         if self.over:
             return (
                 f"{shares}: {self.used:,} tokens, {self.used - self.window:,} more than the window of "
