@@ -31,7 +31,7 @@ from typing import Any
 
 import regex
 
-from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer, engine_guard
+from ..tokenizers.encoders import RemoteTokenizer, TiktokenTokenizer, Tokenizer, engine_guard
 from ..tokenizers.hf_engine import HFTokenizer
 from ..tokenizers.patterns import PATTERNS
 from ..tokenizers.splintr_engine import SplintrTokenizer
@@ -548,6 +548,48 @@ _WORDS_AND_SPACES = r"\S+|\s+"
 _WORDS_AND_SPACES_RE = re.compile(_WORDS_AND_SPACES)
 
 
+def _machine_facts(tokenizer: Tokenizer) -> tuple:
+    """What a RemoteMachine keeps of the real tokenizer's machine (run where that tokenizer lives)."""
+    m = machine_for(tokenizer)
+    return m.kind, m.replays, m.byte_level, m.no_replay_reason(), m.patterns(), m.alternatives()
+
+
+def _machine_call(tokenizer: Tokenizer, method: str, *args: Any) -> Any:
+    return getattr(machine_for(tokenizer), method)(*args)
+
+
+class RemoteMachine(Machine):
+    """The machine of a tokenizer that lives in another process (a user's upload): every step
+    is the real tokenizer's machine's, run there."""
+
+    def __init__(self, tokenizer: RemoteTokenizer) -> None:
+        super().__init__(tokenizer)
+        self.remote = tokenizer
+        facts = tokenizer.run(_machine_facts)
+        self.kind, self.replays, self.byte_level, self._reason, self._patterns, self._alts = facts
+
+    def normalise(self, text: str) -> Normalisation | None:
+        return self.remote.run(_machine_call, "normalise", text)
+
+    def patterns(self) -> tuple[str, ...]:
+        return self._patterns
+
+    def alternatives(self) -> tuple[Alternative, ...]:
+        return self._alts
+
+    def pieces(self, text: str) -> list[PreTokenPiece]:
+        return self.remote.run(_machine_call, "pieces", text)
+
+    def replay(self, piece: str) -> Replay:
+        return self.remote.run(_machine_call, "replay", piece)
+
+    def no_replay_reason(self) -> str:
+        return self._reason
+
+    def label(self, token_id: int) -> str:
+        return self.remote.run(_machine_call, "label", token_id)
+
+
 _machines: weakref.WeakKeyDictionary[Tokenizer, Machine] = weakref.WeakKeyDictionary()
 
 
@@ -555,7 +597,9 @@ def machine_for(tokenizer: Tokenizer) -> Machine:
     """The :class:`Machine` of a tokenizer (built once per tokenizer object and kept while it lives)."""
     found = _machines.get(tokenizer)
     if found is None:
-        if isinstance(tokenizer, TiktokenTokenizer):
+        if isinstance(tokenizer, RemoteTokenizer):
+            found = RemoteMachine(tokenizer)
+        elif isinstance(tokenizer, TiktokenTokenizer):
             found = TiktokenMachine(tokenizer)
         elif isinstance(tokenizer, HFTokenizer):
             found = HFBPEMachine(tokenizer)
