@@ -151,3 +151,21 @@ def test_a_session_has_at_most_so_many_own_tokenizers():
     [error] = at.error
     assert f"already have {MAX_OWN_TOKENIZERS} of your own tokenizers" in error.value
     _close_all(at)
+
+
+def test_a_session_that_ends_has_its_tokenizers_processes_ended():
+    from streamlit.runtime.state.session_state import SessionState
+
+    from tokenizer_core.hosted import HostedTokenizer
+    from ui.sessions import SessionStates
+
+    tok = HostedTokenizer("hf", big_tokenizer_json(50_000), name="left behind")
+    pid = tok.pid
+    assert pid is not None and _alive(pid)
+    state = SessionState()
+    state["session_tokenizers"] = {tok.id: tok}
+    states = SessionStates()
+    states._states["gone"] = state  # as `note` keeps it for a session that ran a script
+    held = tok  # noqa: F841  (whatever else still holds the tokenizer, its process ends)
+    assert states.forget("gone")
+    assert not _alive(pid)
