@@ -17,7 +17,12 @@ from hypothesis import strategies as st
 
 from tests.inside.test_own import _trained_json
 from tests.tokenizers.test_cost import AMPLIFIER, _with
-from tokenizer_core import TokenizerFailed, VocabularyError, tokenizer_from_hf_json, tokenizer_from_tiktoken_bytes
+from tokenizer_core import (
+    TokenizerFailed,
+    VocabularyError,
+    tokenizer_from_hf_json,
+    tokenizer_from_tiktoken_bytes,
+)
 from tokenizer_core.hosted import HostedTokenizer
 from tokenizer_core.inside import inspect_text, machine_for
 from tokenizer_core.portable import portable, rebuild
@@ -25,7 +30,9 @@ from tokenizer_core.tokenizers import registry
 
 TEXTS = st.text(
     st.characters(codec="utf-8", categories=("L", "N", "P", "Zs", "S", "Cc")), max_size=80
-) | st.sampled_from(["", "hello world", "naïve café 😀 नमस्ते 你好", "def f(x):\n    return x\n", "<|endoftext|>"])
+) | st.sampled_from(
+    ["", "hello world", "naïve café 😀 नमस्ते 你好", "def f(x):\n    return x\n", "<|endoftext|>"]
+)
 
 
 @functools.cache
@@ -41,7 +48,9 @@ def _data(kind: str) -> tuple[str, bytes, str]:
         pre = pre_tokenizers.Sequence(
             [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=False)]
         )
-        data = _trained_json(models.BPE(), pre=pre, normalizer=normalizers.NFKC(), decoder=decoders.ByteLevel())
+        data = _trained_json(
+            models.BPE(), pre=pre, normalizer=normalizers.NFKC(), decoder=decoders.ByteLevel()
+        )
         return "hf", data, ""
     assert kind == "json-wordpiece"
     data = _trained_json(
@@ -117,7 +126,11 @@ def test_inside_a_hosted_tokenizer_is_the_walk_of_the_real_one(kind):
     here, there = local(kind), hosted(kind)
     assert inspect_text(there, text) == inspect_text(here, text)
     m_here, m_there = machine_for(here), machine_for(there)
-    assert (m_there.kind, m_there.replays, m_there.byte_level) == (m_here.kind, m_here.replays, m_here.byte_level)
+    assert (m_there.kind, m_there.replays, m_there.byte_level) == (
+        m_here.kind,
+        m_here.replays,
+        m_here.byte_level,
+    )
     for piece in (" world", "strawberry", "3"):
         assert m_there.replay(piece) == m_here.replay(piece)
     assert m_there.pieces(text) == m_here.pieces(text)
@@ -127,8 +140,12 @@ def test_a_worker_rebuilds_the_upload_from_its_bytes():
     there = hosted("json-bytelevel")
     ref = portable(there)
     assert ref is not None and not isinstance(ref, str)
-    assert rebuild(ref).count("the cat sat on the mat") == local("json-bytelevel").count("the cat sat on the mat")
-    assert rebuild(portable(hosted("tiktoken"))).encode("hello world") == local("tiktoken").encode("hello world")
+    assert rebuild(ref).count("the cat sat on the mat") == local("json-bytelevel").count(
+        "the cat sat on the mat"
+    )
+    assert rebuild(portable(hosted("tiktoken"))).encode("hello world") == local("tiktoken").encode(
+        "hello world"
+    )
 
 
 def test_calls_from_many_threads_get_their_own_answers():
@@ -215,3 +232,45 @@ def test_a_bad_tiktoken_file_is_refused_with_the_sentence_of_the_check():
     with pytest.raises(VocabularyError) as there:
         HostedTokenizer("tiktoken", bad, name="x", pattern_id="r50k")
     assert str(there.value) == str(here.value) and str(here.value).startswith("line 2:")
+
+
+PANIC_SCRIPT = """
+import json
+from tests.tokenizers.test_encoders import _hf_json
+from tokenizer_core import TokenizerFailed
+from tokenizer_core.hosted import HostedTokenizer
+
+doc = json.loads(_hf_json())
+split = {"type": "Split", "pattern": {"Regex": "(\\u0436+\\\\s?)*$"}, "behavior": "Isolated", "invert": False}
+doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [split, doc["pre_tokenizer"]]}
+tok = HostedTokenizer("hf", json.dumps(doc).encode(), name="p")  # passes the probes: no \u0436 in them
+for _ in range(3):
+    try:
+        tok.count("\u0436" * 60 + "!")
+    except TokenizerFailed as exc:
+        print(exc.problem)
+print(tok.count("hello"))
+tok.close()
+"""
+
+
+@pytest.mark.parametrize("setting", ["0", "full"])
+def test_each_panic_of_a_users_regex_is_one_line_in_the_log(setting):
+    # issue #31, 5: each failing user regex wrote "panicked at ...", the message and a note
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "RUST_BACKTRACE": setting}
+    out = subprocess.run(
+        [sys.executable, "-c", PANIC_SCRIPT], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert (
+        out.stdout.splitlines()[:3]
+        == ["its pre-tokenization regular expression gives up on this text (it backtracks too much)"] * 3
+    )
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert len(lines) == 3, out.stderr  # one line per panic, and nothing else
+    assert all("retry-limit-in-match" in line and "panicked" in line for line in lines)

@@ -24,6 +24,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import pickle
+import re
 import threading
 import time
 import weakref
@@ -86,6 +87,63 @@ def _limit_memory(mb: int) -> None:
             resource.setrlimit(res, (want, hard))
 
 
+_PANIC = re.compile(r"^thread '.*'.* panicked at (.*):$")
+
+
+def _one_line_panics() -> None:
+    """Send this process's stderr (fd 2) through a thread that writes each Rust panic as one line.
+
+    A panic of the engine (a regex that gives up) is handled: the page says so. Rust's hook still
+    writes "thread '...' panicked at <where>:", the message, and the first time a note about
+    RUST_BACKTRACE; here that becomes one line. Other output passes unchanged.
+    """
+    import select
+
+    read_end, write_end = os.pipe()
+    original = os.dup(2)
+    os.dup2(write_end, 2)
+    os.close(write_end)
+
+    def emit(panic: list[str]) -> None:
+        where, message = panic[0], " ".join(line.strip() for line in panic[1:] if line.strip())
+        os.write(
+            original,
+            f"A user's tokenizer panicked (handled, the page says so): {message} [{where}]\n".encode(),
+        )
+
+    def pump() -> None:
+        buffer, panic = b"", None
+        while True:
+            ready, _, _ = select.select([read_end], [], [], 0.2)
+            if not ready:
+                if panic is not None:  # nothing more came: the message is complete
+                    emit(panic)
+                    panic = None
+                continue
+            chunk = os.read(read_end, 65536)
+            if not chunk:
+                return
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for raw in lines:
+                line = raw.decode("utf-8", "replace")
+                if not line.strip() or line.startswith("note: run with `RUST_BACKTRACE"):
+                    continue
+                if m := _PANIC.match(line):
+                    if panic is not None:
+                        emit(panic)
+                    panic = [m.group(1)]
+                elif panic is not None:
+                    panic.append(line)
+                else:
+                    os.write(original, raw + b"\n")
+            if panic is not None and len(panic) > 1 and not buffer:  # Rust writes a panic at once
+                emit(panic)
+                panic = None
+
+    threading.Thread(target=pump, name="stderr", daemon=True).start()
+
+
 def build_upload(kind: str, data: bytes, name: str, pattern_id: str) -> Tokenizer:
     """The user's tokenizer, checked as every upload is (`uploads`): VocabularyError if refused."""
     from .tokenizers.uploads import tokenizer_from_hf_json, tokenizer_from_tiktoken_bytes
@@ -118,6 +176,7 @@ def _host_main(conn: Any, kind: str, name: str, pattern_id: str, memory_mb: int)
     """The child: build the tokenizer from the bytes sent first, then answer calls until the pipe
     closes (or an empty message comes)."""
     os.environ["RUST_BACKTRACE"] = "0"  # a panic is handled: the log gets its message alone
+    _one_line_panics()
     _limit_memory(memory_mb)
     try:
         data = conn.recv_bytes()
@@ -326,7 +385,9 @@ class HostedTokenizer(RemoteTokenizer):
                 raise VocabularyError(f"it needs more than {_size(self.memory_mb)} of memory to load")
             raise VocabularyError("its checks stopped unexpectedly; try again, or use another file")
         if memory:
-            raise TokenizerFailed(self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text")
+            raise TokenizerFailed(
+                self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text"
+            )
         raise TokenizerFailed(self._id(), "its process stopped while working on this text")
 
     def _id(self) -> str:
@@ -358,7 +419,9 @@ class HostedTokenizer(RemoteTokenizer):
             return msg[1]
         if msg[0] == "memory":
             self._box.stop()  # a process that ran out of memory may be left in any state
-            raise TokenizerFailed(self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text")
+            raise TokenizerFailed(
+                self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text"
+            )
         raise TokenizerFailed(self._id(), msg[1])
 
     def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:

@@ -128,9 +128,9 @@ def _build(ref: PortableTokenizer) -> Tokenizer:
         from .hosted import build_upload
 
         kind, data, pattern_id = ref.data
-        tok = build_upload(kind, data, ref.info.name, pattern_id)
-        tok.info = ref.info  # its id is the upload's (a hash of the bytes and settings)
-        return tok
+        uploaded = build_upload(kind, data, ref.info.name, pattern_id)
+        uploaded.info = ref.info  # its id is the upload's (a hash of the bytes and settings)
+        return uploaded
     if ref.engine == "bpe":
         from .bpe.encode import BPETokenizer
 
