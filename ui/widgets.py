@@ -28,6 +28,7 @@ from tokenizer_core.tokenizers import (
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
 
+from .jobs import run_in_worker
 from .live_text import live_text_area
 from .state import (
     check_room_for_own_tokenizer,
@@ -305,9 +306,9 @@ def _upload_identity(file) -> KnownVocabulary | str | None:
     seen = st.session_state.get("custom_tok_known")
     if seen is not None and seen[0] == file.file_id:
         return seen[1]
-    try:
-        known: KnownVocabulary | str | None = identify_tiktoken(file.getvalue())
-    except VocabularyError as exc:
+    try:  # read in a worker: parsing a large file here would hold every session's interpreter
+        known: KnownVocabulary | str | None = run_in_worker(identify_tiktoken, file.getvalue())
+    except (VocabularyError, JobError) as exc:
         known = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
     st.session_state["custom_tok_known"] = (file.file_id, known)
     if isinstance(known, KnownVocabulary):

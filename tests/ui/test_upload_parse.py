@@ -11,6 +11,7 @@ import pytest
 import tokenizers
 from streamlit.testing.v1 import AppTest
 
+import tokenizer_core.tokenizers.known_vocab as known_vocab
 import tokenizer_core.tokenizers.uploads as uploads
 import tokenizer_core.tokenizers.vocab as vocab
 from bench.bench_memory import big_tokenizer_json
@@ -46,6 +47,7 @@ def parsed_here(monkeypatch) -> list[str]:
         return real_parse(data)
 
     monkeypatch.setattr(uploads, "parse_tiktoken", parse)
+    monkeypatch.setattr(known_vocab, "parse_tiktoken", parse)  # telling which vocabulary it is
     real_encoding = uploads.tiktoken_encoding
 
     def encoding(*args, **kwargs):
@@ -112,8 +114,10 @@ def test_a_large_tokenizer_json_is_never_parsed_here_and_counts_as_the_file_says
 def test_a_small_tokenizer_json_and_a_tiktoken_file_are_never_parsed_here(parsed_here):
     at = _app()
     _add(at, "hf", "small.json", big_tokenizer_json(50_000))
-    data = (registry.DATA_DIR / "r50k_base.tiktoken").read_bytes()
-    _add(at, "tiktoken", "mine.tiktoken", data + b"\n", custom_tok_pattern="r50k")
+    data = (registry.DATA_DIR / "r50k_base.tiktoken").read_bytes() + b"\n"  # not the published bytes
+    _add(at, "tiktoken", "mine.tiktoken", data, custom_tok_pattern="r50k")
+    # told, from a worker, which vocabulary it is (its ranks are r50k_base's)
+    assert "This file is the **r50k\\_base" in " ".join(i.value for i in at.info)
     assert not at.exception and not at.error, (at.exception, at.error)
     assert parsed_here == []
     assert len(at.session_state["session_tokenizers"]) == 2
