@@ -22,6 +22,7 @@ from tokenizer_core import (
     trained_tokenizer,
 )
 from tokenizer_core.chunking import load_chunk_sample
+from tokenizer_core.hosted import HostedTokenizer
 from tokenizer_core.identifiers import load_code_sample
 from tokenizer_core.languages import load_parallel_sample
 from tokenizer_core.tokenizers import load_sample
@@ -38,12 +39,18 @@ OWN = {
     "tiktoken": lambda: tokenizer_from_tiktoken_bytes(R50K_BYTES, name="my gpt2", pattern_id="r50k"),
     "hf": lambda: tokenizer_from_hf_json(_hf_json(), name="tiny hf"),
     "trained": _trained,
+    # as the sidebar adds an upload: the tokenizer in a process of its own
+    "hosted-tiktoken": lambda: HostedTokenizer("tiktoken", R50K_BYTES, name="my gpt2", pattern_id="r50k"),
+    "hosted-hf": lambda: HostedTokenizer("hf", _hf_json(), name="tiny hf"),
 }
 
 
 @pytest.fixture(params=list(OWN))
 def own(request):
-    return OWN[request.param]()
+    tok = OWN[request.param]()
+    yield tok
+    if isinstance(tok, HostedTokenizer):
+        tok.close()
 
 
 @pytest.fixture
