@@ -274,3 +274,40 @@ def test_each_panic_of_a_users_regex_is_one_line_in_the_log(setting):
     lines = [line for line in out.stderr.splitlines() if line.strip()]
     assert len(lines) == 3, out.stderr  # one line per panic, and nothing else
     assert all("retry-limit-in-match" in line and "panicked" in line for line in lines)
+
+
+def _sleep(tok, seconds: float) -> str:
+    time.sleep(seconds)
+    return tok.info.name
+
+
+def test_closing_while_a_call_waits_ends_the_call_at_once():
+    engine, data, _ = _data("json-bytelevel")
+    tok = HostedTokenizer(engine, data, name="busy")
+    assert tok.run(_sleep, 0.0) == "busy"  # a function run where the tokenizer lives
+    outcome: list[object] = []
+
+    def call() -> None:
+        try:
+            outcome.append(tok.run(_sleep, 30.0))
+        except TokenizerFailed as exc:
+            outcome.append(exc.problem)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    time.sleep(1.0)
+    tok.close()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and outcome == ["it was removed"]
+
+
+def test_a_call_over_the_time_limit_is_stopped_with_a_sentence():
+    engine, data, _ = _data("json-bytelevel")
+    tok = HostedTokenizer(engine, data, name="slow", seconds=1)
+    try:
+        with pytest.raises(TokenizerFailed) as info:
+            tok.run(_sleep, 30.0)
+        assert info.value.problem == "it took more than 1 second on this text, so it was stopped"
+        assert tok.count("the cat") == local("json-bytelevel").count("the cat")  # started again
+    finally:
+        tok.close()

@@ -330,6 +330,11 @@ class HostedTokenizer(RemoteTokenizer):
                 daemon=True,
             )
             proc.start()
+        except OSError:  # no process could be started (no memory, no process slots)
+            here.close()
+            raise VocabularyError(
+                "the server could not start a process for it; try again in a minute"
+            ) from None
         except BaseException:
             here.close()
             raise
@@ -338,7 +343,10 @@ class HostedTokenizer(RemoteTokenizer):
         child = _Child(proc, here)
         self._box.child = child
         try:
-            here.send_bytes(self.data)  # a write to a pipe: the interpreter is free meanwhile
+            try:
+                here.send_bytes(self.data)  # a write to a pipe: the interpreter is free meanwhile
+            except OSError:  # it died before reading the file
+                self._died(child, building=True)
             msg = self._wait(child, timeout, building=True)
         except BaseException:
             self._box.stop()
@@ -367,17 +375,18 @@ class HostedTokenizer(RemoteTokenizer):
                 return self._died(child, building)
             if time.monotonic() > deadline:
                 self._box.stop()
+                took = f"{timeout:.0f} second{'' if round(timeout) == 1 else 's'}"
                 if building:
-                    raise VocabularyError(f"loading it took more than {timeout:.0f} seconds")
-                raise TokenizerFailed(
-                    self._id(), f"it took more than {timeout:.0f} seconds on this text, so it was stopped"
-                )
+                    raise VocabularyError(f"loading it took more than {took}")
+                raise TokenizerFailed(self._id(), f"it took more than {took} on this text, so it was stopped")
 
     def _died(self, child: _Child, building: bool) -> tuple:
         with contextlib.suppress(Exception):
             child.proc.join(timeout=1)
         code = child.proc.exitcode
         self._box.stop()
+        if self._closed:
+            raise TokenizerFailed(self._id(), "it was removed")
         # A Rust engine that cannot allocate aborts (SIGABRT); the kernel's OOM killer sends SIGKILL.
         memory = code in (-6, 134)
         if building:
@@ -432,8 +441,7 @@ class HostedTokenizer(RemoteTokenizer):
     def close(self) -> None:
         """End the child process (the proxy answers no more calls)."""
         self._closed = True
-        with self._lock:
-            self._box.stop()
+        self._box.stop()  # not under the lock: a call waiting on the child ends at once
 
     # ------------------------------------------------------------------ the Tokenizer interface
 
