@@ -164,22 +164,54 @@ def test_calls_from_many_threads_get_their_own_answers():
     assert got == {i: here.count(t) for i, t in enumerate(texts)}
 
 
-def test_a_child_killed_mid_session_is_a_sentence_and_the_others_still_count():
+def _killing(monkeypatch, times: int) -> list[int]:
+    """Kill the child under each of the next `times` calls (as the kernel's OOM killer would)."""
+    killed: list[int] = []
+    waiting = HostedTokenizer._wait
+
+    def killed_while_it_works(self, child, timeout, *, building=False):
+        if not building and len(killed) < times:
+            killed.append(child.pid)
+            os.kill(child.pid, signal.SIGKILL)
+            child.proc.join()
+            while child.conn.poll(0):  # an answer it wrote before it died: dropped (it died first)
+                try:
+                    child.conn.recv_bytes()
+                except (EOFError, OSError):
+                    break
+        return waiting(self, child, timeout, building=building)
+
+    monkeypatch.setattr(HostedTokenizer, "_wait", killed_while_it_works)
+    return killed
+
+
+def test_a_child_killed_under_a_call_is_started_again_and_answers(monkeypatch):
+    engine, data, _ = _data("json-bytelevel")
+    tok = HostedTokenizer(engine, data, name="victim")
+    try:
+        first = tok.pid
+        killed = _killing(monkeypatch, 1)
+        assert tok.count("the dog") == local("json-bytelevel").count("the dog")
+        assert killed == [first] and tok.pid not in (None, first)
+    finally:
+        tok.close()
+
+
+def test_a_child_killed_again_and_again_is_a_sentence_and_the_others_still_count(monkeypatch):
     engine, data, _ = _data("json-bytelevel")
     victim = HostedTokenizer(engine, data, name="victim")
     other = hosted("tiktoken")
     try:
-        pid = victim.pid
-        assert pid is not None and victim.count("the cat") == local("json-bytelevel").count("the cat")
-        os.kill(pid, signal.SIGKILL)
+        killed = _killing(monkeypatch, 2)
         with pytest.raises(TokenizerFailed) as info:
             victim.count("the dog")
+        assert len(killed) == 2  # asked once more in a new process, then given up
         assert info.value.problem == "its process stopped while working on this text"
         assert "Traceback" not in str(info.value)
         assert other.count("hello world") == local("tiktoken").count("hello world")
         # the next call starts its process again from the same bytes
         assert victim.count("the dog") == local("json-bytelevel").count("the dog")
-        assert victim.pid not in (None, pid)
+        assert victim.pid not in (None, *killed)
     finally:
         victim.close()
 

@@ -226,6 +226,10 @@ def _host_main(conn: Any, kind: str, name: str, pattern_id: str, memory_mb: int)
 # ------------------------------------------------------------------------------ the proxy
 
 
+class _Stopped(TokenizerFailed):
+    """The child died under a call, killed from outside (not by its own limits)."""
+
+
 class _Child:
     """One child process and the server's end of its pipe."""
 
@@ -397,16 +401,36 @@ class HostedTokenizer(RemoteTokenizer):
             raise TokenizerFailed(
                 self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text"
             )
-        raise TokenizerFailed(self._id(), "its process stopped while working on this text")
+        raise _Stopped(self._id(), "its process stopped while working on this text")
 
     def _id(self) -> str:
         info = getattr(self, "info", None)
         return info.id if info is not None else self._name
 
     def _call(self, method: str | Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Send one call to the child and return its answer. A child that died under the call for
+        no reason of its own (killed from outside) is started again and asked once more."""
+        payload = pickle.dumps((method, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        for attempt in (1, 2):
+            try:
+                msg = self._ask(payload)
+                break
+            except _Stopped as exc:
+                if attempt == 2:
+                    raise TokenizerFailed(exc.tokenizer_id, exc.problem) from None
+        del payload
+        if msg[0] == "ok":
+            return msg[1]
+        if msg[0] == "memory":
+            self._box.stop()  # a process that ran out of memory may be left in any state
+            raise TokenizerFailed(
+                self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text"
+            )
+        raise TokenizerFailed(self._id(), msg[1])
+
+    def _ask(self, payload: bytes) -> tuple:
         if self._closed:
             raise TokenizerFailed(self._id(), "it was removed")
-        payload = pickle.dumps((method, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             child = self._box.child
             if child is None or not child.alive():
@@ -420,18 +444,8 @@ class HostedTokenizer(RemoteTokenizer):
             try:
                 child.conn.send_bytes(payload)
             except OSError:
-                msg = self._died(child, False)
-            else:
-                del payload
-                msg = self._wait(child, self.seconds)
-        if msg[0] == "ok":
-            return msg[1]
-        if msg[0] == "memory":
-            self._box.stop()  # a process that ran out of memory may be left in any state
-            raise TokenizerFailed(
-                self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text"
-            )
-        raise TokenizerFailed(self._id(), msg[1])
+                return self._died(child, False)
+            return self._wait(child, self.seconds)
 
     def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         """``fn(real_tokenizer, *args, **kwargs)`` in the child (`fn` a module-level function,
