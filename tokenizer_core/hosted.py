@@ -12,8 +12,9 @@ call over a pipe and keeps the small facts (info, vocabulary size, special token
 The child is started from the job pool's start method (forkserver; never a fork of the threaded
 server). It has a memory limit (`TW_OWN_TOKENIZER_MEMORY_MB`, default 3,000 MB: a real 60 MB
 tokenizer.json needs about 1 GB) and each call a time limit (`TW_OWN_TOKENIZER_SECONDS`, default
-120 s). A child that exceeds either, or dies, makes the call raise :class:`TokenizerFailed` with
-a sentence that says so; the next call starts a new child from the same bytes. While the server
+120 s). A child that exceeds either makes the call raise :class:`TokenizerFailed` with a
+sentence that says so; the next call starts a new child from the same bytes. A child killed from
+outside under a call is started again and asked once more (killed again: TokenizerFailed). While the server
 waits for the child it holds no lock other sessions need: it polls the pipe with a timeout (the
 interpreter is free meanwhile). ``close()``, and dropping the last reference, end the child.
 """
