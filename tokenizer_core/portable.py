@@ -45,6 +45,10 @@ def portable(tok: Tokenizer) -> TokenizerRef | None:
     if tok.info.kind == "builtin" and tok.id in BUILTINS:
         return tok.id
     info = dataclasses.replace(tok.info, name=tok.id)  # the name a session chose stays with it
+    from .hosted import HostedTokenizer
+
+    if isinstance(tok, HostedTokenizer):  # the uploaded file itself: the worker builds it as the upload was
+        return PortableTokenizer(info, "upload", tok.portable_data())
     if isinstance(tok, TiktokenTokenizer):
         enc = tok.encoding
         data: tuple = (enc.name, enc._pat_str, enc._mergeable_ranks, enc._special_tokens,
@@ -59,15 +63,6 @@ def portable(tok: Tokenizer) -> TokenizerRef | None:
     if isinstance(tok, BPETokenizer):
         return PortableTokenizer(info, "bpe", (tok.model,))
     return None
-
-
-def hf_from_checked(data: bytes, info: TokenizerInfo) -> Tokenizer:
-    """A user's tokenizer.json that `tokenizer_from_hf_json` accepted elsewhere (in a worker, by
-    `tasks.check_hf_json_task`, which gave `info`), built here without checking it again: the
-    same tokenizer that function returns, at the cost of one parse."""
-    import tokenizers
-
-    return HFTokenizer(info, tokenizers.Tokenizer.from_str(data.decode("utf-8")))
 
 
 def portable_all(toks: list[Tokenizer]) -> tuple[TokenizerRef, ...] | None:
@@ -129,6 +124,13 @@ def _build(ref: PortableTokenizer) -> Tokenizer:
             if dict(tok.special_tokens) == specials:
                 return tok
         raise ValueError(f"the tokenizer {ref.info.name!r} could not be rebuilt with its special tokens")
+    if ref.engine == "upload":
+        from .hosted import build_upload
+
+        kind, data, pattern_id = ref.data
+        uploaded = build_upload(kind, data, ref.info.name, pattern_id)
+        uploaded.info = ref.info  # its id is the upload's (a hash of the bytes and settings)
+        return uploaded
     if ref.engine == "bpe":
         from .bpe.encode import BPETokenizer
 

@@ -17,7 +17,7 @@ from .chunking import Chunk, ChunkResult, check_chunks, chunk_text
 from .identifiers import IdentifierAnalysis, analyse_identifiers, extract_identifiers
 from .jobs import report
 from .portable import TokenizerRef, cached_builtin, rebuild
-from .tokenizers import DEFAULT_IDS, TokenizerInfo, tokenizer_from_hf_json
+from .tokenizers import DEFAULT_IDS
 from .workspace.counting import CountRow, TextStats, row_for, text_stats
 
 
@@ -90,15 +90,6 @@ def warm_steps() -> list[Callable[[], object]]:
 
 def _native(tokenizer_id: str) -> object:
     return getattr(cached_builtin(tokenizer_id), "native", None)
-
-
-def check_hf_json_task(data: bytes, *, name: str) -> TokenizerInfo:
-    """Read and check a user's tokenizer.json as `tokenizer_from_hf_json` does (every check it
-    makes; raises its VocabularyError), here in a worker: the parse of a large file holds the
-    interpreter for seconds. Returns the tokenizer's info; the tokenizer stays behind (the server
-    builds its own with `portable.hf_from_checked`)."""
-    report(0.0, "Checking the tokenizer file...")
-    return tokenizer_from_hf_json(data, name=name).info
 
 
 def analyse_identifiers_task(

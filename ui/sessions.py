@@ -54,6 +54,25 @@ def is_connected(session_id: str) -> bool:
     return runtime is not None and runtime.is_active_session(session_id)
 
 
+def _end_own_tokenizers(state: Any) -> None:
+    """End the processes of the session's own tokenizers (each upload runs in one), whatever
+    else still holds them."""
+    from tokenizer_core.tokenizers.encoders import RemoteTokenizer
+
+    try:
+        keys = list(state)
+    except Exception:  # noqa: BLE001  (a Streamlit whose state reads otherwise: the finalizers end them)
+        return
+    for key in keys:
+        try:
+            value = state[key]
+        except Exception:  # noqa: BLE001
+            continue
+        for item in value.values() if isinstance(value, dict) else (value,):
+            if isinstance(item, RemoteTokenizer):
+                item.close()
+
+
 class SessionStates:
     """The session state of every session that ran a script, by session id (held until `forget`
     empties it; a connected session's state is Streamlit's to keep anyway)."""
@@ -101,6 +120,7 @@ class SessionStates:
             self._gone_since.pop(session_id, None)
         if state is not None:
             # no script of the session runs: Streamlit stopped it when its tab went (grace ago)
+            _end_own_tokenizers(state)
             state.clear()
         runtime = _runtime()
         if runtime is not None:

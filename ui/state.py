@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, load_builtin
+from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, VocabularyError, load_builtin
 from tokenizer_core.tokenizers import TokenizerInfo, builtin_infos
 from ui.sessions import current_session_id
 
@@ -60,7 +60,9 @@ def register_session_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
     again replaces the earlier one.
     """
     own = session_tokenizers()
-    own.pop(tokenizer.id, None)
+    old = own.pop(tokenizer.id, None)
+    if old is not None and old is not tokenizer:
+        close_tokenizer(old)
     taken = {i.name.casefold() for i in builtin_infos()} | {t.info.name.casefold() for t in own.values()}
     name, n = tokenizer.info.name, 1
     while name.casefold() in taken:
@@ -73,7 +75,28 @@ def register_session_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
 
 
 def remove_session_tokenizer(tokenizer_id: str) -> None:
-    session_tokenizers().pop(tokenizer_id, None)
+    close_tokenizer(session_tokenizers().pop(tokenizer_id, None))
+
+
+# A session's own uploaded tokenizers at most: each runs in a process of its own (up to
+# TW_OWN_TOKENIZER_MEMORY_MB each).
+MAX_OWN_TOKENIZERS = 8
+
+
+def check_room_for_own_tokenizer() -> None:
+    """Raise VocabularyError when this session already has MAX_OWN_TOKENIZERS own tokenizers."""
+    if len(session_tokenizers()) >= MAX_OWN_TOKENIZERS:
+        raise VocabularyError(
+            f"you already have {MAX_OWN_TOKENIZERS} of your own tokenizers, the most a session can "
+            "have; remove one below to add another"
+        )
+
+
+def close_tokenizer(tok: object) -> None:
+    """End the process of a user's tokenizer that runs in one (others need nothing)."""
+    close = getattr(tok, "close", None)
+    if callable(close):
+        close()
 
 
 def tokenizer_infos() -> list[TokenizerInfo]:

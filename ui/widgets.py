@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -15,12 +14,9 @@ from tokenizer_core import (
     TokenizerUnavailable,
     VocabularyError,
     decode_text,
-    tokenizer_from_hf_json,
-    tokenizer_from_tiktoken_bytes,
 )
+from tokenizer_core.hosted import HostedTokenizer
 from tokenizer_core.jobs import JobError
-from tokenizer_core.portable import hf_from_checked
-from tokenizer_core.tasks import check_hf_json_task
 from tokenizer_core.tokenizers import (
     DEFAULT_IDS,
     MAX_TEXT_BYTES,
@@ -35,6 +31,7 @@ from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tikt
 from .jobs import run_in_worker
 from .live_text import live_text_area
 from .state import (
+    check_room_for_own_tokenizer,
     register_session_tokenizer,
     remove_session_tokenizer,
     session_tokenizers,
@@ -256,19 +253,10 @@ def _replace_text(key: str, new: str) -> None:
     st.session_state[text_key] = new
 
 
-# A tokenizer.json larger than this (bytes) is read and checked in a worker process, not in the
-# server's: parsing a 60 MB file holds the interpreter every session's rerun needs for seconds.
-UPLOAD_IN_PROCESS_MAX_BYTES = int(os.environ.get("TW_UPLOAD_IN_PROCESS_MAX_BYTES", "1000000"))
-
-
 def _read_hf_upload(data: bytes, name: str) -> Tokenizer:
-    """The user's tokenizer.json as a tokenizer: a large file is checked in a worker (a bad one
-    never reaches the server's interpreter) and then built here once. Raises VocabularyError, or
-    JobError when the pool cannot take the job."""
-    if len(data) <= UPLOAD_IN_PROCESS_MAX_BYTES:
-        return tokenizer_from_hf_json(data, name=name)
-    info = run_in_worker(check_hf_json_task, data, name=name)
-    return hf_from_checked(data, info)
+    """The user's tokenizer.json as a tokenizer living in a process of its own, which reads and
+    checks the file (the server's interpreter never parses it). Raises VocabularyError."""
+    return HostedTokenizer("hf", data, name=name)
 
 
 def add_own_tokenizer(kind: str, data: bytes, *, file_name: str, name: str, pattern_id: str = "o200k") -> str:
@@ -276,8 +264,9 @@ def add_own_tokenizer(kind: str, data: bytes, *, file_name: str, name: str, patt
     tokenizers and return the sentence that says so (Markdown, user text escaped). Raises
     VocabularyError (the file's problem, in words) or JobError (the workers could not take it)."""
     name = name or file_name
+    check_room_for_own_tokenizer()
     if kind == "tiktoken":
-        tok = tokenizer_from_tiktoken_bytes(data, name=name, pattern_id=pattern_id)
+        tok: Tokenizer = HostedTokenizer("tiktoken", data, name=name, pattern_id=pattern_id)
     else:
         tok = _read_hf_upload(data, name)
     tok = register_session_tokenizer(tok)
@@ -317,9 +306,9 @@ def _upload_identity(file) -> KnownVocabulary | str | None:
     seen = st.session_state.get("custom_tok_known")
     if seen is not None and seen[0] == file.file_id:
         return seen[1]
-    try:
-        known: KnownVocabulary | str | None = identify_tiktoken(file.getvalue())
-    except VocabularyError as exc:
+    try:  # read in a worker: parsing a large file here would hold every session's interpreter
+        known: KnownVocabulary | str | None = run_in_worker(identify_tiktoken, file.getvalue())
+    except (VocabularyError, JobError) as exc:
         known = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
     st.session_state["custom_tok_known"] = (file.file_id, known)
     if isinstance(known, KnownVocabulary):

@@ -110,3 +110,38 @@ def test_a_model_trained_in_the_playground_is_taken_apart(page):
     for _ in machine_for(tok).replay(chosen).steps:
         page.button(key="inside_next").click().run()
     assert f"ids {', '.join(map(str, tok.encode(chosen)))}" in _text(page)
+
+
+@pytest.mark.parametrize("kind", ["tiktoken", "hf"])
+def test_a_users_upload_is_taken_apart_from_its_own_process(page, kind):
+    """An uploaded .tiktoken and a byte-level BPE tokenizer.json, added in the sidebar (each then
+    lives in a process of its own): the page walks them as the tokenizer built here would."""
+    from tests.test_hosted import _data, local
+
+    fixture = "tiktoken" if kind == "tiktoken" else "json-bytelevel"
+    _, data, pattern = _data(fixture)
+    page.radio(key="custom_tok_kind").set_value(kind).run()
+    page.file_uploader(key="custom_tok_file").upload(
+        f"mine.{'tiktoken' if kind == 'tiktoken' else 'json'}", data
+    )
+    page.run()
+    if pattern:
+        page.selectbox(key="custom_tok_pattern").set_value(pattern)
+    page.text_input(key="custom_tok_name").input(fixture)
+    page.button(key="custom_tok_add").click().run()
+    (tok,) = page.session_state["session_tokenizers"].values()
+    assert tok.pid is not None  # hosted
+    page.switch_page("app_pages/inside.py").run()
+    text = "the xylophonist zzyzx quizzically"
+    page.text_area(key="inside_text").input(text).run()
+    picker = page.selectbox(key="inside_tokenizer")
+    picker.select_index(picker.options.index(f"{fixture} (yours)")).run()
+    assert not page.exception and not page.error, (page.exception, [e.value for e in page.error])
+    assert "Replayed on every piece of your text" in " ".join(str(s.value) for s in page.success)
+    here = local(fixture)
+    piece = page.selectbox(key="inside_piece")
+    chosen = piece.format_func(piece.value).split(": ", 1)[1].replace("⋅", " ")
+    replay = machine_for(here).replay(chosen)
+    assert machine_for(tok).replay(chosen) == replay and len(replay.steps) >= 3
+    assert f"Step 0 of {len(replay.steps)}" in [c.value for c in page.caption]
+    tok.close()

@@ -140,3 +140,27 @@ def test_a_users_own_tokenizer_counts_a_large_text_in_a_worker(monkeypatch):
         and shown["o200k_base"] == f"{builtin('o200k_base').count(TEXT):,}"
     )
     assert shared_results().weight() > 0  # the count came from the pool
+
+
+def test_an_uploaded_tokenizer_in_its_own_process_counts_a_large_text_in_a_worker(monkeypatch):
+    """The same for an upload as the sidebar adds it (it lives in a process of its own): the
+    worker builds it from the uploaded file and counts as the tokenizer built here does."""
+    from tests.test_hosted import _data, local
+    from tokenizer_core.hosted import HostedTokenizer
+    from ui.jobs import shared_results
+
+    _, data, pattern = _data("tiktoken")
+    own = HostedTokenizer("tiktoken", data, name="my hosted", pattern_id=pattern)
+    try:
+        at = _app(monkeypatch, "0")
+        at.session_state["session_tokenizers"] = {own.id: own}
+        at.session_state["workspace_text"] = TEXT
+        at.run()
+        shared_results().clear()
+        choose(at, "workspace_tokenizers", ["o200k_base", own.id])
+        assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+        shown = {k.replace("\\", ""): v for k, v in _metrics(at)}
+        assert shown["my hosted"] == f"{local('tiktoken').count(TEXT):,}"
+        assert shared_results().weight() > 0  # the count came from the pool
+    finally:
+        own.close()

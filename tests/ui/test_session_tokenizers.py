@@ -22,6 +22,7 @@ from tokenizer_core import (
     trained_tokenizer,
 )
 from tokenizer_core.chunking import load_chunk_sample
+from tokenizer_core.hosted import HostedTokenizer
 from tokenizer_core.identifiers import load_code_sample
 from tokenizer_core.languages import load_parallel_sample
 from tokenizer_core.tokenizers import load_sample
@@ -38,12 +39,18 @@ OWN = {
     "tiktoken": lambda: tokenizer_from_tiktoken_bytes(R50K_BYTES, name="my gpt2", pattern_id="r50k"),
     "hf": lambda: tokenizer_from_hf_json(_hf_json(), name="tiny hf"),
     "trained": _trained,
+    # as the sidebar adds an upload: the tokenizer in a process of its own
+    "hosted-tiktoken": lambda: HostedTokenizer("tiktoken", R50K_BYTES, name="my gpt2", pattern_id="r50k"),
+    "hosted-hf": lambda: HostedTokenizer("hf", _hf_json(), name="tiny hf"),
 }
 
 
 @pytest.fixture(params=list(OWN))
 def own(request):
-    return OWN[request.param]()
+    tok = OWN[request.param]()
+    yield tok
+    if isinstance(tok, HostedTokenizer):
+        tok.close()
 
 
 @pytest.fixture
@@ -141,3 +148,39 @@ def test_a_name_already_taken_gets_a_number():
     assert at.session_state["session_tokenizers"]  # kept for the session
     names = sorted(t.info.name for t in at.session_state["session_tokenizers"].values())
     assert names == ["again", "o200k_base (2)"]
+
+
+def test_an_upload_whose_process_is_killed_gets_a_sentence_and_the_others_count(app, monkeypatch):
+    from tests.test_hosted import _killing
+    from tokenizer_core.tokenizers import load_builtin
+
+    own = OWN["hosted-tiktoken"]()
+    try:
+        app.session_state["session_tokenizers"] = {own.id: own}
+        ok(app.run())
+        ok(choose(app, "workspace_tokenizers", ["o200k_base", own.id]))
+        # killed under one call: started again, the page sees nothing
+        killed = _killing(monkeypatch, 1)
+        text = "A text no one counted before: the quick brown fox, 12345."
+        app.session_state["workspace_text"] = text
+        ok(app.run())
+        assert len(killed) == 1 and not app.error
+        assert metrics(app) == {
+            "o200k_base": f"{load_builtin('o200k_base').count(text):,}",
+            "my gpt2": f"{load_builtin('r50k_base').count(text):,}",
+        }
+        # killed under every call: a sentence, and the other tokenizer counts
+        killed = _killing(monkeypatch, 1_000)
+        text += " Again."
+        app.session_state["workspace_text"] = text
+        ok(app.run())
+        assert killed
+        errors = " ".join(e.value for e in app.error).replace("\\", "")
+        assert "my gpt2" in errors and "cannot tokenize this text: its process stopped" in errors
+        assert "Traceback" not in errors
+        assert metrics(app).get("o200k_base") == f"{load_builtin('o200k_base').count(text):,}", (
+            errors,
+            metrics(app),
+        )
+    finally:
+        own.close()

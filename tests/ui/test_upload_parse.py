@@ -1,7 +1,9 @@
-"""A large uploaded tokenizer.json is read and checked in a worker process, not in the server's
-interpreter (issue #31: parsing a 60 MB file there stretched every other user's rerun from 0.3 s
-to 2.2 s); the tokenizer the session gets counts as the file says, and a bad large file is
-refused with the same sentence as before."""
+"""An uploaded tokenizer is never parsed, built or run in the server's process (issue #31: parsing
+a 60 MB tokenizer.json there stretched every other user's rerun from 0.3 s to 2.2 s, and the
+built tokenizer, about 1 GB, lived in the server's memory): it lives in a process of its own.
+Through the sidebar's real uploader, a spy on this process sees no `tokenizers.Tokenizer.from_str`
+and no parse of `.tiktoken` ranks, and the tokenizer the session gets counts as the file says;
+removing it ends its process."""
 
 from __future__ import annotations
 
@@ -9,73 +11,165 @@ import pytest
 import tokenizers
 from streamlit.testing.v1 import AppTest
 
-import ui.widgets
+import tokenizer_core.tokenizers.known_vocab as known_vocab
+import tokenizer_core.tokenizers.uploads as uploads
+import tokenizer_core.tokenizers.vocab as vocab
 from bench.bench_memory import big_tokenizer_json
+from tokenizer_core.tokenizers import load_builtin, registry
+from ui.state import MAX_OWN_TOKENIZERS
 
 TEXT = "The quick brown fox jumps over the lazy dog. It's 3.14159, isn't it?"
 
 
-def _add_page() -> None:
-    import streamlit as st
+class _SpyTokenizer:
+    """Stands for `tokenizers.Tokenizer` in this process: notes each `from_str`."""
 
-    from ui.state import session_tokenizers
-    from ui.widgets import _add_custom
+    def __init__(self, real: type, calls: list[str]) -> None:
+        self._real, self._calls = real, calls
 
-    if st.session_state.get("add"):
-        _add_custom("hf")
-    for tok in session_tokenizers().values():
-        st.write(f"tokens: {tok.count(st.session_state['text'])}")
-    if msg := st.session_state.get("custom_tok_error"):
-        st.error(msg)
+    def from_str(self, text: str):
+        self._calls.append(f"from_str {len(text):,}")
+        return self._real.from_str(text)
 
-
-class _File:
-    def __init__(self, name: str, data: bytes) -> None:
-        self.name, self.file_id, self._data = name, name, data
-
-    def getvalue(self) -> bytes:
-        return self._data
+    def __getattr__(self, name: str):
+        return getattr(self._real, name)
 
 
 @pytest.fixture
-def checked_in_server(monkeypatch) -> list[int]:
-    """Each read and check of a tokenizer.json in this (the server's) process."""
-    calls: list[int] = []
-    real = ui.widgets.tokenizer_from_hf_json
+def parsed_here(monkeypatch) -> list[str]:
+    """Each parse of an uploaded file in this (the server's) process."""
+    calls: list[str] = []
+    monkeypatch.setattr(tokenizers, "Tokenizer", _SpyTokenizer(tokenizers.Tokenizer, calls))
+    real_parse = vocab.parse_tiktoken
 
-    def noted(data: bytes, *, name: str):
-        calls.append(len(data))
-        return real(data, name=name)
+    def parse(data: bytes):
+        calls.append(f"parse_tiktoken {len(data):,}")
+        return real_parse(data)
 
-    monkeypatch.setattr(ui.widgets, "tokenizer_from_hf_json", noted)
+    monkeypatch.setattr(uploads, "parse_tiktoken", parse)
+    monkeypatch.setattr(known_vocab, "parse_tiktoken", parse)  # telling which vocabulary it is
+    real_encoding = uploads.tiktoken_encoding
+
+    def encoding(*args, **kwargs):
+        calls.append("tiktoken_encoding")
+        return real_encoding(*args, **kwargs)
+
+    monkeypatch.setattr(uploads, "tiktoken_encoding", encoding)
     return calls
 
 
-def _upload(data: bytes) -> AppTest:
-    at = AppTest.from_function(_add_page, default_timeout=300)
-    at.session_state["custom_tok_file"] = _File("big.json", data)
-    at.session_state["custom_tok_name"] = "big"
+def _page() -> None:
+    import streamlit as st
+
+    from ui.state import remove_session_tokenizer, session_tokenizers
+    from ui.widgets import custom_tokenizer_sidebar
+
+    custom_tokenizer_sidebar()
+    for tid, tok in list(session_tokenizers().items()):
+        st.write(f"tokens: {tok.count(st.session_state.get('text', ''))}")
+        if st.session_state.get("remove"):
+            remove_session_tokenizer(tid)
+
+
+def _add(at: AppTest, kind: str, name: str, data: bytes, **settings: str) -> AppTest:
+    at.radio(key="custom_tok_kind").set_value(kind).run()
+    at.file_uploader(key="custom_tok_file").upload(name, data)
+    at.run()
+    for key, value in settings.items():
+        at.selectbox(key=key).set_value(value)
+    at.button(key="custom_tok_add").click().run()
+    return at
+
+
+def _app() -> AppTest:
+    at = AppTest.from_function(_page, default_timeout=300)
     at.session_state["text"] = TEXT
-    at.session_state["add"] = True
     return at.run()
 
 
-def test_a_large_tokenizer_json_is_checked_in_a_worker_and_counts_as_the_file_says(checked_in_server):
+def _close_all(at: AppTest) -> None:
+    for tok in at.session_state["session_tokenizers"].values():
+        tok.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_large_tokenizer_json_is_never_parsed_here_and_counts_as_the_file_says(parsed_here):
     data = big_tokenizer_json(3_000_000)
-    assert len(data) > ui.widgets.UPLOAD_IN_PROCESS_MAX_BYTES
-    at = _upload(data)
+    at = _add(_app(), "hf", "big.json", data)
     assert not at.exception and not at.error, (at.exception, at.error)
-    assert checked_in_server == []  # the heavy check ran elsewhere
-    reference = len(tokenizers.Tokenizer.from_str(data.decode()).encode(TEXT, add_special_tokens=False).ids)
-    assert [m.value for m in at.markdown] == [f"tokens: {reference}"]
+    assert parsed_here == []  # the parse, the checks and the tokenizer are in another process
+    real = tokenizers.Tokenizer._real  # type: ignore[attr-defined]
+    reference = len(real.from_str(data.decode()).encode(TEXT, add_special_tokens=False).ids)
+    assert [m.value for m in at.markdown if m.value.startswith("tokens")] == [f"tokens: {reference}"]
+    _close_all(at)
 
 
-def test_a_bad_large_tokenizer_json_is_refused_with_a_sentence(checked_in_server):
+def test_a_small_tokenizer_json_and_a_tiktoken_file_are_never_parsed_here(parsed_here):
+    at = _app()
+    _add(at, "hf", "small.json", big_tokenizer_json(50_000))
+    data = (registry.DATA_DIR / "r50k_base.tiktoken").read_bytes() + b"\n"  # not the published bytes
+    _add(at, "tiktoken", "mine.tiktoken", data, custom_tok_pattern="r50k")
+    # told, from a worker, which vocabulary it is (its ranks are r50k_base's)
+    assert "This file is the **r50k\\_base" in " ".join(i.value for i in at.info)
+    assert not at.exception and not at.error, (at.exception, at.error)
+    assert parsed_here == []
+    assert len(at.session_state["session_tokenizers"]) == 2
+    builtin = load_builtin("r50k_base").count(TEXT)  # the same vocabulary and pattern, built in
+    assert [m.value for m in at.markdown if m.value.startswith("tokens")][1] == f"tokens: {builtin}"
+    _close_all(at)
+
+
+def test_a_bad_large_tokenizer_json_is_refused_with_a_sentence(parsed_here):
     data = big_tokenizer_json(3_000_000).replace(b'"type": "BPE"', b'"type": "NoSuchModel"', 1)
-    at = _upload(data)
+    at = _add(_app(), "hf", "big.json", data)
     assert not at.exception
-    assert checked_in_server == []
+    assert parsed_here == []
     [error] = at.error
     said = error.value.replace("\\", "")  # markdown escapes
     assert said.startswith('big.json: not a usable Hugging Face tokenizer.json: its "model" section')
     assert "Traceback" not in said and "tokenizer_core" not in said
+
+
+def test_removing_a_tokenizer_ends_its_process():
+    at = _add(_app(), "hf", "small.json", big_tokenizer_json(50_000))
+    [pid] = [t.pid for t in at.session_state["session_tokenizers"].values()]
+    assert _alive(pid)
+    at.session_state["remove"] = True
+    at.run()
+    assert not at.session_state["session_tokenizers"]
+    assert not _alive(pid)
+
+
+def test_a_session_has_at_most_so_many_own_tokenizers():
+    at = _app()
+    for i in range(MAX_OWN_TOKENIZERS + 1):
+        _add(at, "hf", f"t{i}.json", big_tokenizer_json(20_000, seed=i))
+    assert len(at.session_state["session_tokenizers"]) == MAX_OWN_TOKENIZERS
+    [error] = at.error
+    assert f"already have {MAX_OWN_TOKENIZERS} of your own tokenizers" in error.value
+    _close_all(at)
+
+
+def test_a_session_that_ends_has_its_tokenizers_processes_ended():
+    from streamlit.runtime.state.session_state import SessionState
+
+    from tokenizer_core.hosted import HostedTokenizer
+    from ui.sessions import SessionStates
+
+    tok = HostedTokenizer("hf", big_tokenizer_json(50_000), name="left behind")
+    pid = tok.pid
+    assert pid is not None and _alive(pid)
+    state = SessionState()
+    state["session_tokenizers"] = {tok.id: tok}
+    states = SessionStates()
+    states._states["gone"] = state  # as `note` keeps it for a session that ran a script
+    held = tok  # noqa: F841  (whatever else still holds the tokenizer, its process ends)
+    assert states.forget("gone")
+    assert not _alive(pid)

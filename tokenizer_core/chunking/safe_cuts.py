@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..tokenizers import patterns
-from ..tokenizers.encoders import SAFE_CUT, TiktokenTokenizer, Tokenizer
+from ..tokenizers.encoders import SAFE_CUT, RemoteTokenizer, TiktokenTokenizer, Tokenizer
 from ..tokenizers.hf_engine import HFTokenizer
 
 _NEWLINE_LETTER = re.compile(r"\n(?=[A-Za-z])")
@@ -39,6 +39,8 @@ def cut_rule(tokenizer: Tokenizer) -> str | None:
     encodings and newline-safe Hugging Face built-ins (DeepSeek V4, checked by a property test),
     None (nowhere) for anything else.
     """
+    if isinstance(tokenizer, RemoteTokenizer):  # a user's upload in its own process: its real one's rule
+        return tokenizer.cut_rule
     if isinstance(tokenizer, HFTokenizer):
         return "lone-newline" if tokenizer.newline_safe else None
     if not (isinstance(tokenizer, TiktokenTokenizer) and tokenizer.newline_safe):

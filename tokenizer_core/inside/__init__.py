@@ -6,6 +6,7 @@ coloured HTML is built and escaped here (:mod:`.html`).
 """
 
 from .byte_alphabet import byte_display, byte_to_unicode
+from .merges import merge_steps
 from .pattern import Alternative, alternatives, cut, explain, split_top_level
 from .steps import STEP_TITLES, Fallback, RoundTrip, SplitChar, TokenRow, Walkthrough, inspect_text
 from .walk import (
@@ -16,7 +17,6 @@ from .walk import (
     PreTokenPiece,
     Replay,
     machine_for,
-    merge_steps,
     replayed_ids,
 )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tokenizers.encoders import Tokenizer, clean_text
+from ..tokenizers.encoders import RemoteTokenizer, Tokenizer, clean_text
 from .pattern import Alternative
 from .walk import Machine, Normalisation, PreTokenPiece, machine_for
 
@@ -94,6 +94,8 @@ class Walkthrough:
 
 def inspect_text(tokenizer: Tokenizer, text: str, *, machine: Machine | None = None) -> Walkthrough:
     """Every step of `text` through `tokenizer` (special-token text counts as plain text)."""
+    if isinstance(tokenizer, RemoteTokenizer) and machine is None:
+        return tokenizer.run(inspect_text, text)  # where the real tokenizer lives: one message
     m = machine or machine_for(tokenizer)
     text = clean_text(text)
     norm = m.normalise(text)

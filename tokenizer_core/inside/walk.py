@@ -21,6 +21,7 @@ any other tokenizer (its tokens are shown, its inner steps are not).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -31,11 +32,12 @@ from typing import Any
 
 import regex
 
-from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer, engine_guard
+from ..tokenizers.encoders import RemoteTokenizer, TiktokenTokenizer, Tokenizer, engine_guard
 from ..tokenizers.hf_engine import HFTokenizer
 from ..tokenizers.patterns import PATTERNS
 from ..tokenizers.splintr_engine import SplintrTokenizer
 from .byte_alphabet import byte_display
+from .merges import merge_steps
 from .pattern import Alternative, alternatives, cut
 
 # A piece longer than this many bytes is not replayed merge by merge (the replay is quadratic in
@@ -123,35 +125,6 @@ class Replay:
         if step <= 0 or not self.steps:
             return self.start
         return self.steps[min(step, len(self.steps)) - 1].parts
-
-
-def merge_steps(
-    parts: Sequence[Any], rank: Callable[[Any, Any], int | None], join: Callable[[Any, Any], Any]
-) -> tuple[list[Any], list[tuple[int, int, Any, Any, tuple[Any, ...]]]]:
-    """Merge the lowest-ranked adjacent pair (leftmost on a tie) until no pair has a rank.
-
-    Returns the final parts and ``(rank, position, left, right, parts after)`` per merge.
-    ``merge_steps("abc", lambda a, b: {"ab": 0, "abc": 1}.get(a + b), str.__add__)[0] -> ["abc"]``
-    """
-    cur = list(parts)
-    done: list[tuple[int, int, Any, Any, tuple[Any, ...]]] = []
-    ranks = [rank(cur[i], cur[i + 1]) for i in range(len(cur) - 1)]
-    while True:
-        best = -1
-        best_rank = 0
-        for i, r in enumerate(ranks):
-            if r is not None and (best < 0 or r < best_rank):
-                best, best_rank = i, r
-        if best < 0:
-            return cur, done
-        left, right = cur[best], cur[best + 1]
-        cur[best : best + 2] = [join(left, right)]
-        done.append((best_rank, best, left, right, tuple(cur)))
-        ranks[best : best + 2] = [None]
-        if best > 0:
-            ranks[best - 1] = rank(cur[best - 1], cur[best])
-        if best < len(cur) - 1:
-            ranks[best] = rank(cur[best], cur[best + 1])
 
 
 # ------------------------------------------------------------------------------------ machines
@@ -548,6 +521,34 @@ _WORDS_AND_SPACES = r"\S+|\s+"
 _WORDS_AND_SPACES_RE = re.compile(_WORDS_AND_SPACES)
 
 
+def _machine_facts(tokenizer: Tokenizer) -> tuple:
+    m = machine_for(tokenizer)  # run where the tokenizer lives, as _machine_call
+    return m.kind, m.replays, m.byte_level, (m.no_replay_reason(), m.patterns(), m.alternatives())
+
+
+def _machine_call(tokenizer: Tokenizer, method: str, *args: Any) -> Any:
+    return getattr(machine_for(tokenizer), method)(*args)
+
+
+class RemoteMachine(Machine):
+    """The machine of a tokenizer in another process (a user's upload): its real one's, run there."""
+
+    def __init__(self, tokenizer: RemoteTokenizer) -> None:
+        super().__init__(tokenizer)
+        self.kind, self.replays, self.byte_level, self._facts = tokenizer.run(_machine_facts)
+        for method in ("normalise", "pieces", "replay", "label"):  # each step is one message
+            setattr(self, method, functools.partial(tokenizer.run, _machine_call, method))
+
+    def no_replay_reason(self) -> str:
+        return self._facts[0]
+
+    def patterns(self) -> tuple[str, ...]:
+        return self._facts[1]
+
+    def alternatives(self) -> tuple[Alternative, ...]:
+        return self._facts[2]
+
+
 _machines: weakref.WeakKeyDictionary[Tokenizer, Machine] = weakref.WeakKeyDictionary()
 
 
@@ -555,7 +556,9 @@ def machine_for(tokenizer: Tokenizer) -> Machine:
     """The :class:`Machine` of a tokenizer (built once per tokenizer object and kept while it lives)."""
     found = _machines.get(tokenizer)
     if found is None:
-        if isinstance(tokenizer, TiktokenTokenizer):
+        if isinstance(tokenizer, RemoteTokenizer):
+            found = RemoteMachine(tokenizer)
+        elif isinstance(tokenizer, TiktokenTokenizer):
             found = TiktokenMachine(tokenizer)
         elif isinstance(tokenizer, HFTokenizer):
             found = HFBPEMachine(tokenizer)

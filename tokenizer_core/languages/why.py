@@ -53,11 +53,11 @@ def reason(language: Language, tokenizer: Tokenizer, base_tokens: int | None) ->
     text = language.text[:MAX_WHY_CHARS]
     segs = tokenizer.segments(text)
     tokens = sum(len(s.ids) for s in segs)
-    split = sum(
-        len(s.text)
-        for s in segs
-        if len(s.ids) > 1 and not all(_whole(tokenizer.token_bytes(i)) for i in s.ids)
-    )
+    multi = [s for s in segs if len(s.ids) > 1]
+    # one call for the bytes of every id (a user's tokenizer answers from its own process)
+    wanted = sorted({i for s in multi for i in s.ids})
+    whole = dict(zip(wanted, map(_whole, tokenizer.token_bytes_many(wanted))))
+    split = sum(len(s.text) for s in multi if not all(whole[i] for i in s.ids))
     n = len(text)
     return PremiumReason(
         language.code, language.name, tokenizer.id, n, tokens,

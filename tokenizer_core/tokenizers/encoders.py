@@ -187,8 +187,26 @@ class Tokenizer(ABC):
         grouped again) says so by overriding this."""
         return self.segments(text, allow_special=allow_special)
 
+    def token_bytes_many(self, token_ids: Sequence[int]) -> list[bytes]:
+        """`token_bytes` of each id, in one call (one message for a tokenizer in another process)."""
+        return [self.token_bytes(i) for i in token_ids]
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.info.id!r}>"
+
+
+class RemoteTokenizer(Tokenizer):
+    """A tokenizer whose real one lives in another process (a user's upload:
+    tokenizer_core.hosted.HostedTokenizer). Code that reads a real tokenizer's internals (the
+    inside pages) runs there with `run`; `cut_rule` is the real one's chunking rule
+    (tokenizer_core.chunking.safe_cuts.cut_rule)."""
+
+    cut_rule: str | None = None
+
+    @abstractmethod
+    def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """``fn(real_tokenizer, *args, **kwargs)`` in the other process (a module-level `fn`,
+        picklable arguments and answer)."""
 
 
 class TiktokenTokenizer(Tokenizer):
