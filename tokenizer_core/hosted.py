@@ -91,7 +91,7 @@ def _limit_memory(mb: int) -> None:
 _PANIC = re.compile(r"^thread '.*'.* panicked at (.*):$")
 
 
-def _one_line_panics() -> None:
+def _one_line_panics() -> Callable[[], None]:
     """Send this process's stderr (fd 2) through a thread that writes each Rust panic as one line.
 
     A panic of the engine (a regex that gives up) is handled: the page says so. Rust's hook still
@@ -122,7 +122,9 @@ def _one_line_panics() -> None:
                     panic = None
                 continue
             chunk = os.read(read_end, 65536)
-            if not chunk:
+            if not chunk:  # fd 2 given back (`flush`): write what is pending, then stop
+                if panic is not None:
+                    emit(panic)
                 return
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
@@ -142,7 +144,15 @@ def _one_line_panics() -> None:
                 emit(panic)
                 panic = None
 
-    threading.Thread(target=pump, name="stderr", daemon=True).start()
+    thread = threading.Thread(target=pump, name="stderr", daemon=True)
+    thread.start()
+
+    def flush() -> None:
+        """Give fd 2 back and wait until the last panic is written (before the process ends)."""
+        os.dup2(original, 2)  # the pipe's last write end closes: the pump reads its end of file
+        thread.join(timeout=2)
+
+    return flush
 
 
 def build_upload(kind: str, data: bytes, name: str, pattern_id: str) -> Tokenizer:
@@ -177,7 +187,14 @@ def _host_main(conn: Any, kind: str, name: str, pattern_id: str, memory_mb: int)
     """The child: build the tokenizer from the bytes sent first, then answer calls until the pipe
     closes (or an empty message comes)."""
     os.environ["RUST_BACKTRACE"] = "0"  # a panic is handled: the log gets its message alone
-    _one_line_panics()
+    flush = _one_line_panics()
+    try:
+        _serve(conn, kind, name, pattern_id, memory_mb)
+    finally:
+        flush()
+
+
+def _serve(conn: Any, kind: str, name: str, pattern_id: str, memory_mb: int) -> None:
     _limit_memory(memory_mb)
     try:
         data = conn.recv_bytes()
