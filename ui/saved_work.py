@@ -29,6 +29,7 @@ import streamlit as st
 
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
 from ui.components import read
+from ui.saved_tokenizers import awaiting, clear_own_tokenizers
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
@@ -81,6 +82,13 @@ PAGES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
+# Values that change with a click and are small: kept in a second entry per page
+# (``tokenizer-workbench/<page>#light``), so a click sends a few bytes, not the page's whole
+# snapshot (the BPE playground's holds the corpus and the trained model, up to 2 MB). They are
+# put back after the page's other work (the step needs its model).
+LIGHT: dict[str, dict[str, str]] = {"bpe": {"bpe_step": "int"}}
+LIGHT_MAX_BYTES = 10_000
+
 _component = st.components.v2.component(
     "tw_saved_work", html="<span hidden></span>", js=read("saved_work.js")
 )
@@ -113,16 +121,50 @@ def snapshot(page: str) -> tuple[str, list[str]]:
     return pack(page, values, max_bytes=MAX_BYTES)
 
 
-def restore(page: str, raw: object) -> list[str]:
-    """Put a page's saved work (the browser's text) back into the session; returns notes on what
-    could not be used. Never raises on bad input."""
+def light_snapshot(page: str) -> str | None:
+    """The page's light values (`LIGHT`) as the text the browser keeps, None if it has none."""
+    if page not in LIGHT:
+        return None
+    values = {key: st.session_state[key] for key in LIGHT[page] if key in st.session_state}
+    return pack(page, values, max_bytes=LIGHT_MAX_BYTES)[0]
+
+
+def _changed_by_user(page: str) -> set[str]:
+    """The page's keys whose values changed since the session's first run of the page (the user
+    typed or chose before the saved work came back): the restore leaves them as they are."""
+    first = st.session_state.get(_k(page, "first"))
+    if not isinstance(first, dict):
+        return set()
+    return {key for key, value in first.items() if st.session_state.get(key, value) != value}
+
+
+def restore(page: str, raw: object, light: object = None) -> list[str]:
+    """Put a page's saved work (the browser's text, and its light values) back into the session;
+    returns notes on what could not be used. Never raises on bad input. A value the user changed
+    in this session before the restore came is kept (a text the restore would have replaced goes
+    behind the text box's Restore button)."""
     values, notes = unpack(raw, page, PAGES[page])
-    if not values:
-        return notes
-    if page in _EXTRA and not _EXTRA[page][1](values, notes):
-        return notes
-    for key, value in values.items():
-        if not key.startswith("_"):
+    if values and (page not in _EXTRA or _EXTRA[page][1](values, notes)):
+        changed = _changed_by_user(page)
+        for key, value in awaiting(values).items():
+            if key.startswith("_"):
+                continue
+            if key not in changed:
+                st.session_state[key] = value
+            elif (
+                key.endswith("_text")
+                and isinstance(value, str)
+                and value
+                and value != st.session_state.get(key)
+            ):
+                st.session_state[key.removesuffix("_text") + "_previous"] = value
+                notes.append(
+                    "you typed before your saved text came back, so your typing stays; "
+                    "**Restore the text you had before** brings the saved text back"
+                )
+    if page in LIGHT and light:
+        kept, _ = unpack(light, page, LIGHT[page], max_bytes=LIGHT_MAX_BYTES)
+        for key, value in kept.items():
             st.session_state[key] = value
     return notes
 
@@ -140,8 +182,8 @@ def _on_stored(page: str, widget: str) -> None:
             "This browser does not let the page keep your work: it is lost on reload."
         ]
         return
-    if value.get("raw"):
-        st.session_state[_PENDING] = (page, value.get("raw"))
+    if value.get("raw") or value.get("light"):
+        st.session_state[_PENDING] = (page, value.get("raw"), value.get("light"))
 
 
 def apply_saved_work() -> None:
@@ -154,9 +196,9 @@ def apply_saved_work() -> None:
     """
     if _PENDING not in st.session_state:
         return
-    page, raw = st.session_state.pop(_PENDING)
+    page, raw, *light = st.session_state.pop(_PENDING)
     try:
-        notes = restore(page, raw)
+        notes = restore(page, raw, light[0] if light else None)
     except Exception:  # noqa: BLE001  (saved work must never stop a page)
         notes = ["the saved work could not be used"]
     if notes:
@@ -168,6 +210,7 @@ def apply_saved_work() -> None:
 
 def _on_resend(page: str) -> None:
     st.session_state.pop(_k(page, "sent"), None)
+    st.session_state.pop(_k(page, "light_sent"), None)
 
 
 def _on_failed(page: str) -> None:
@@ -194,6 +237,12 @@ def keep_work(
     # it kept something, and writes nothing until the next run after the restore says `restored`.
     if not st.session_state.get(_k(page, "loaded")):
         data["load"] = st.session_state[_k(page, "loaded")] = True
+        # what the page shows before its saved work comes: a value changed from this is the user's
+        st.session_state[_k(page, "first")] = {
+            key: st.session_state[key]
+            for key in PAGES[page]
+            if key in st.session_state and not key.startswith("_")
+        }
     data["restored"] = st.session_state.pop(_k(page, "restored"), False)
     text, left_out = snapshot(page)
     now = digest(text)
@@ -206,6 +255,17 @@ def keep_work(
             data["snapshot"] = text
             st.session_state[_k(page, "sent")] = now
     st.session_state[_k(page, "left_out")] = left_out
+    light = light_snapshot(page)
+    if light is not None:
+        now = digest(light)
+        if st.session_state.get(_k(page, "light_held")) == now:
+            data["light_digest"] = None
+        else:
+            st.session_state.pop(_k(page, "light_held"), None)
+            data["light_digest"] = now
+            if st.session_state.get(_k(page, "light_sent")) != now:
+                data["light"] = light
+                st.session_state[_k(page, "light_sent")] = now
     _component(
         key=widget, data=data,
         on_stored_change=lambda: _on_stored(page, widget),
@@ -232,10 +292,14 @@ _LABELS = {
 def clear_saved_work() -> None:
     """Remove every page's saved work from this browser (the next run of any page does it)."""
     st.session_state[_CLEAR] = uuid.uuid4().hex[:8]
+    clear_own_tokenizers()
     for page in PAGES:
         if st.session_state.get(_k(page, "loaded")):
             st.session_state[_k(page, "held")] = digest(snapshot(page)[0])
+            if (light := light_snapshot(page)) is not None:
+                st.session_state[_k(page, "light_held")] = digest(light)
         st.session_state.pop(_k(page, "sent"), None)
+        st.session_state.pop(_k(page, "light_sent"), None)
 
 
 def saved_work_sidebar() -> None:
@@ -243,8 +307,9 @@ def saved_work_sidebar() -> None:
     with st.sidebar.expander("Your work in this browser", icon=":material/history:"):
         st.caption(
             "Each page keeps your texts, settings, chat, versions and trained model in this browser "
-            "(local storage, up to 2 MB per page), so a reload or a restart finds them again. Nothing "
-            "is kept on the server. Tokenizers you added are not kept: add them again after a reload."
+            "(local storage, up to 2 MB per page), and the tokenizers you added (up to 16 MB each "
+            "once compressed, 64 MB in all), so a reload or a restart finds them again. Nothing is "
+            "kept on the server. What you type before your saved work comes back is kept."
         )
         if st.button("Clear my saved work", key="saved_work_clear", icon=":material/delete:",
                      on_click=clear_saved_work):  # fmt: skip
