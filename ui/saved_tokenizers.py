@@ -139,9 +139,10 @@ def _on_off() -> None:
     ]
 
 
-def _on_back(add_own_tokenizer: Callable[..., str]) -> None:
-    """The browser sent one kept tokenizer back: add it again (the one add path)."""
-    value = (st.session_state.get(_KEY) or {}).get("back")
+def add_back(value: object, add_own_tokenizer: Callable[..., str]) -> None:
+    """The browser sent one kept tokenizer back (`value`: its key in the store and the entry):
+    add it again (the one add path), then put back the pages' choices that name it. Never
+    raises: a damaged entry or a file that no longer adds gets a note in words."""
     if not isinstance(value, dict):
         return
     key = value.get("key")
@@ -183,7 +184,7 @@ def own_tokenizers_kept(add_own_tokenizer: Callable[..., str]) -> None:
     with st.sidebar:
         _component(
             key=_KEY, data=data,
-            on_kept_change=_on_kept, on_back_change=lambda: _on_back(add_own_tokenizer), on_off_change=_on_off, on_cleared_change=_on_cleared,
+            on_kept_change=_on_kept, on_back_change=lambda: add_back((st.session_state.get(_KEY) or {}).get("back"), add_own_tokenizer), on_off_change=_on_off, on_cleared_change=_on_cleared,
         )  # fmt: skip
     for note in st.session_state.pop(_NOTES, [])[:5]:
         st.toast(escape_markdown(note), icon=":material/upload_file:")

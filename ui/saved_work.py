@@ -34,6 +34,7 @@ from ui.saved_tokenizers import awaiting, clear_own_tokenizers
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
 _RELOADED = "_tw_saved_reloaded"  # the browser says the tab was reloaded (not opened on a link)
+_FIRST_DUE = "_tw_saved_first_due"  # the page whose first run is under way
 _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app  # a nonce: the browser removes every page's saved work once
 
 # What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
@@ -127,6 +128,19 @@ def light_snapshot(page: str) -> str | None:
         return None
     values = {key: st.session_state[key] for key in LIGHT[page] if key in st.session_state}
     return pack(page, values, max_bytes=LIGHT_MAX_BYTES)[0]
+
+
+def note_first_run() -> None:
+    """At the end of a session's first run of a page (the entry file calls it after the page, also
+    when the page stopped early), note the values it showed: a value that differs from these when
+    the saved work comes back is the user's, typed or chosen meanwhile, and is kept."""
+    page = st.session_state.pop(_FIRST_DUE, None)
+    if page in PAGES:
+        st.session_state[_k(page, "first")] = {
+            key: st.session_state[key]
+            for key in PAGES[page]
+            if key in st.session_state and not key.startswith("_")
+        }
 
 
 def _changed_by_user(page: str) -> set[str]:
@@ -237,12 +251,7 @@ def keep_work(
     # it kept something, and writes nothing until the next run after the restore says `restored`.
     if not st.session_state.get(_k(page, "loaded")):
         data["load"] = st.session_state[_k(page, "loaded")] = True
-        # what the page shows before its saved work comes: a value changed from this is the user's
-        st.session_state[_k(page, "first")] = {
-            key: st.session_state[key]
-            for key in PAGES[page]
-            if key in st.session_state and not key.startswith("_")
-        }
+        st.session_state[_FIRST_DUE] = page  # the end of this run notes what it showed (note_first_run)
     data["restored"] = st.session_state.pop(_k(page, "restored"), False)
     text, left_out = snapshot(page)
     now = digest(text)
