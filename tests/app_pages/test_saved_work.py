@@ -217,7 +217,10 @@ def test_text_typed_before_the_restore_comes_stays_and_the_saved_text_is_a_click
     at = chunks
     at.text_area(key="chunks_text").input("typed in the first second")
     at = ok(at.run())
-    at.session_state[PENDING] = ("chunks", saved("chunks", {"chunks_text": "my saved document", "chunks_size": 16}))
+    at.session_state[PENDING] = (
+        "chunks",
+        saved("chunks", {"chunks_text": "my saved document", "chunks_size": 16}),
+    )
     ok(at.run())
     at = ok(at.run())
     assert at.text_area(key="chunks_text").value == "typed in the first second"
