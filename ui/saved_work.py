@@ -35,6 +35,8 @@ PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
 _RELOADED = "_tw_saved_reloaded"  # the browser says the tab was reloaded (not opened on a link)
 _FIRST_DUE = "_tw_saved_first_due"  # the page whose first run is under way
+_LIGHT_DUE = "_tw_saved_light_due"  # (page, light values): put back after the page drew its work
+_LIGHT_NOW = "_tw_saved_light_now"  # the same, for the next run's start
 _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app  # a nonce: the browser removes every page's saved work once
 
 # What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
@@ -178,8 +180,8 @@ def restore(page: str, raw: object, light: object = None) -> list[str]:
                 )
     if page in LIGHT and light:
         kept, _ = unpack(light, page, LIGHT[page], max_bytes=LIGHT_MAX_BYTES)
-        for key, value in kept.items():
-            st.session_state[key] = value
+        if kept:  # once the page has drawn its restored work (a slider's range may have changed)
+            st.session_state[_LIGHT_DUE] = (page, kept)
     return notes
 
 
@@ -208,6 +210,12 @@ def apply_saved_work() -> None:
     widgets that have a default; a run the browser asks for starts from them as from values the
     user set (a rerun asked for by the script itself would not).
     """
+    if _LIGHT_NOW in st.session_state:
+        # The light values go back one run after the rest: put back with the rest, a slider whose
+        # range the restored work changes (the BPE step of a model of other size) came back at 0.
+        for key, value in st.session_state.pop(_LIGHT_NOW).items():
+            st.session_state[key] = value
+        _ask_for_a_run()
     if _PENDING not in st.session_state:
         return
     page, raw, *light = st.session_state.pop(_PENDING)
@@ -217,6 +225,10 @@ def apply_saved_work() -> None:
         notes = ["the saved work could not be used"]
     if notes:
         st.session_state[_k(page, "notes")] = [f"Your saved work on this page: {n}." for n in notes[:3]]
+    _ask_for_a_run()
+
+
+def _ask_for_a_run() -> None:
     st.caption("Restoring your work...")
     _component(key="_tw_saved_apply", data={"ping": uuid.uuid4().hex[:8]}, on_applied_change=lambda: None)
     st.stop()
@@ -245,6 +257,10 @@ def keep_work(
         _EXTRA[page] = extra
     if _PENDING in st.session_state and in_fragment:
         st.rerun()  # the whole app: the entry file restores the work (apply_saved_work)
+    due = st.session_state.get(_LIGHT_DUE)
+    if due is not None and due[0] == page and _PENDING not in st.session_state:
+        st.session_state[_LIGHT_NOW] = st.session_state.pop(_LIGHT_DUE)[1]
+        st.rerun()  # the entry file puts them back (apply_saved_work)
     widget = key or f"_tw_saved_{page}"
     data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": st.session_state.pop(_CLEAR, None)}
     # The first run asks the browser for what it kept; it asks for a run (`_on_stored`) only when
