@@ -13,9 +13,19 @@ and restores it when the page is opened in a new session:
 * After that, each run builds the page's snapshot (the values of `PAGES[page]`, plus what a page
   adds: the workspace's chat, versions and prices, the BPE model's merges) and sends it to the
   browser only when it changed (by its digest), at most MAX_BYTES; what does not fit is named.
+* Light values (`LIGHT`: the BPE playground's step) are kept in a second, small entry per page
+  (``tokenizer-workbench/<page>#light``): a click sends a few bytes, not the page's snapshot.
+  They go back one run after the rest (the step needs the restored model on the page first).
+* What the user changed before the restore came is theirs: the end of the session's first run of
+  the page notes its values (`note_first_run`, called by the entry file); a key whose value differs
+  from that when the saved work arrives is left alone, and a text the saved one would have replaced
+  goes behind the box's "Restore the text you had before" button, with a toast.
 * A share link wins: a workspace opened on a link (not reloaded: the address bar of a reloaded
   workspace holds the user's own work) keeps the link's contents.
-* "Clear my saved work" (the sidebar) removes every page's saved work from this browser.
+* The user's own tokenizers are kept in the browser's IndexedDB (ui/saved_tokenizers.py); a
+  page's saved choice that names one still on its way is put back when it arrives (`awaiting`).
+* "Clear my saved work" (the sidebar) removes every page's saved work and every kept tokenizer
+  from this browser.
 
 Built on public APIs only (session state, callbacks, components v2).
 """
