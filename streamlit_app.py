@@ -21,7 +21,7 @@ def main() -> None:
     from ui.jobs import start_housekeeping
     from ui.saved_work import apply_saved_work, note_first_run, saved_work_sidebar
     from ui.style import app_style
-    from ui.widgets import custom_tokenizer_sidebar
+    from ui.widgets import custom_tokenizer_sidebar, keep_own_tokenizers
 
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
     pages = [
@@ -51,6 +51,7 @@ def main() -> None:
     ]
     start_housekeeping()  # cancels the jobs of sessions that left; gives their memory back
     nav = st.navigation(pages)
+    keep_own_tokenizers()  # the user's own tokenizers, kept in this browser (ui/saved_tokenizers.py)
     apply_saved_work()  # the work this browser kept for the page, once per session (ui/saved_work.py)
     app_style()
     st.sidebar.caption(

@@ -146,8 +146,12 @@ def add_back(value: object, add_own_tokenizer: Callable[..., str]) -> None:
     if not isinstance(value, dict):
         return
     key = value.get("key")
+    got = st.session_state.setdefault(_GOT, [])
     if isinstance(key, str) and len(key) <= 100:
-        st.session_state.setdefault(_GOT, []).append(key)
+        if key in got and key in session_tokenizers():
+            return  # sent again (its answer was late): already added
+        if key not in got:
+            got.append(key)
     if value.get("entry") is None:
         return  # removed meanwhile
     kept, problem = unpack_tokenizer(value.get("entry"))
@@ -184,7 +188,7 @@ def own_tokenizers_kept(add_own_tokenizer: Callable[..., str]) -> None:
     with st.sidebar:
         _component(
             key=_KEY, data=data,
-            on_kept_change=_on_kept, on_back_change=lambda: add_back((st.session_state.get(_KEY) or {}).get("back"), add_own_tokenizer), on_off_change=_on_off, on_cleared_change=_on_cleared,
+            on_kept_change=_on_kept, on_back_change=lambda: add_back((st.session_state.get(_KEY) or {}).get("back"), add_own_tokenizer), on_off_change=_on_off, on_cleared_change=_on_cleared, on_again_change=lambda: None,
         )  # fmt: skip
     for note in st.session_state.pop(_NOTES, [])[:5]:
         st.toast(escape_markdown(note), icon=":material/upload_file:")

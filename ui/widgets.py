@@ -368,9 +368,15 @@ def _pattern_notes(known: KnownVocabulary | str | None) -> None:
         )
 
 
+def keep_own_tokenizers() -> None:
+    """The user's own tokenizers kept in this browser and added again after a reload
+    (ui/saved_tokenizers.py). The entry file calls it first thing in every run, before a run
+    that restores a page's work stops: its element must stay on the page while files come back."""
+    own_tokenizers_kept(add_own_tokenizer)
+
+
 def custom_tokenizer_sidebar() -> None:
     """Sidebar panel to add (and remove) this session's own tokenizers."""
-    own_tokenizers_kept(add_own_tokenizer)  # kept in this browser, added again after a reload
     with st.sidebar.expander("Your own tokenizers", icon=":material/upload_file:"):
         st.caption(
             "Upload a `.tiktoken` vocabulary or a Hugging Face `tokenizer.json`. It appears on "

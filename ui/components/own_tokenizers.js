@@ -1,7 +1,7 @@
 // A user's own tokenizers kept in this browser's IndexedDB (ui/saved_tokenizers.py): keeps the
 // files Python sends, removes those the user removed, and sends them back, one per message, in a
 // new session. Each entry: {id, kind, file_name, name, pattern, data (compressed, base64)}.
-const DB = "tokenizer-workbench", STORE = "own-tokenizers";
+const DB = "tokenizer-workbench", STORE = "own-tokenizers", RESEND_MS = 10000;
 
 function opened() {
   return new Promise((resolve, reject) => {
@@ -21,11 +21,14 @@ async function store(mode) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { data, setTriggerValue } = component;
   if (!data) return;
-  const s = parentElement.__twOwn || (parentElement.__twOwn = {
+  // per tab, not per element: a run that restores a page's work draws no sidebar, and the element
+  // drawn again after it must go on sending what is left
+  const s = window.__twOwn || (window.__twOwn = {
     chain: Promise.resolve(), cleared: null, dropped: new Set(), put: new Set(), queue: null, waiting: null,
   });
+  s.send = setTriggerValue;  // the element on the page now (a trigger of one gone is lost)
   const then = (f) => { s.chain = s.chain.then(f).catch(() => {}); };
   if (!window.indexedDB) {
     if (data.load && s.queue === null) { s.queue = []; setTriggerValue("off", true); }
@@ -34,7 +37,7 @@ export default function (component) {
   if (data.clear && data.clear !== s.cleared) {
     s.cleared = data.clear;
     const nonce = data.clear;
-    then(async () => { await done((await store("readwrite")).clear()); setTriggerValue("cleared", nonce); });
+    then(async () => { await done((await store("readwrite")).clear()); s.send("cleared", nonce); });
   }
   for (const id of data.drop || []) {
     if (s.dropped.has(id)) continue;
@@ -57,7 +60,7 @@ export default function (component) {
           failed.push({ id: e.id, why: "refused" });
         }
       }
-      setTriggerValue("kept", { kept, failed });
+      s.send("kept", { kept, failed });
     });
   }
   if (data.load && s.queue === null) {  // a new session: what this browser kept
@@ -72,6 +75,13 @@ export default function (component) {
     const key = s.queue.shift();
     const entry = await done((await store("readonly")).get(key));
     s.waiting = key;
-    setTriggerValue("back", { key, entry: entry || null, more: s.queue.length });
+    s.send("back", { key, entry: entry || null, more: s.queue.length });
+    // A trigger sent while another run is asked for can be lost: not answered in time, send it again
+    setTimeout(() => {
+      if (s.waiting !== key) return;
+      s.waiting = null;
+      s.queue.unshift(key);
+      s.send("again", Date.now());  // a run, whose render sends it
+    }, RESEND_MS);
   });
 }
