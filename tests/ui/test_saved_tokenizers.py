@@ -42,6 +42,7 @@ def _session() -> None:
         _remove_own,
         add_own_tokenizer,
         custom_tokenizer_sidebar,
+        keep_own_tokenizers,
         tokenizer_select,
     )
 
@@ -53,6 +54,7 @@ def _session() -> None:
         restore("workspace", raw)
     for back in st.session_state.pop("back", []):
         add_back(back, add_own_tokenizer)
+    keep_own_tokenizers()
     custom_tokenizer_sidebar()
     tokenizer_select("workspace_tokenizers")
     for tok in session_tokenizers().values():
