@@ -102,7 +102,8 @@ def awaiting(values: dict) -> dict:
     return out
 
 
-def _put_back_awaiting() -> None:
+def put_back_awaiting() -> None:
+    """Put back the pages' saved choices whose own tokenizers are all here now."""
     own = session_tokenizers()
     waiting = st.session_state.get(_AWAITING, {})
     for key, value in list(waiting.items()):
@@ -172,7 +173,7 @@ def add_back(value: object, add_own_tokenizer: Callable[..., str]) -> None:
         notes.append(f"Your tokenizer {label} was kept in this browser but could not be added again: {why}")
         return
     st.session_state.setdefault(_NAMES, {})[kept.id] = label
-    _put_back_awaiting()
+    put_back_awaiting()
 
 
 def own_tokenizers_kept(add_own_tokenizer: Callable[..., str]) -> None:

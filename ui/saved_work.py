@@ -39,7 +39,7 @@ import streamlit as st
 
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
 from ui.components import read
-from ui.saved_tokenizers import awaiting, clear_own_tokenizers
+from ui.saved_tokenizers import awaiting, clear_own_tokenizers, put_back_awaiting
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
@@ -220,6 +220,8 @@ def apply_saved_work() -> None:
     widgets that have a default; a run the browser asks for starts from them as from values the
     user set (a rerun asked for by the script itself would not).
     """
+    if st.session_state.get("_tw_own/awaiting"):
+        put_back_awaiting()  # a choice that names a tokenizer which came back since
     if _LIGHT_NOW in st.session_state:
         # The light values go back one run after the rest: put back with the rest, a slider whose
         # range the restored work changes (the BPE step of a model of other size) came back at 0.
