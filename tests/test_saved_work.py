@@ -120,3 +120,26 @@ def test_keys_by_pattern():
     assert kind_of("chat_12", SPEC) == "str"
     assert kind_of("chat_12_x", SPEC) is None
     assert kind_of("text", SPEC) == "str"
+
+
+# ------------------------------------------------------------------ a user's own tokenizer, kept
+
+
+def test_a_kept_tokenizer_comes_back_byte_for_byte_and_damage_is_a_sentence():
+    import base64
+    import zlib
+
+    from tokenizer_core.saved_work import KeptTokenizer, is_own_id, pack_tokenizer, unpack_tokenizer
+
+    kept = KeptTokenizer(
+        "custom-0123456789abcdef", "tiktoken", b"IQ== 0\nIg== 1\n" * 1000, "v.tiktoken", "mine", "r50k"
+    )
+    entry = pack_tokenizer(kept)
+    assert unpack_tokenizer(json.loads(json.dumps(entry))) == (kept, None)
+    assert len(entry["data"]) < len(kept.data)  # compressed
+    assert is_own_id(kept.id) and not is_own_id("o200k_base") and not is_own_id(["custom-0123456789abcdef"])
+    bomb = base64.b64encode(zlib.compress(b"\0" * 61_000_000, 9)).decode()
+    for bad in (None, [], {**entry, "kind": "exe"}, {**entry, "pattern": "nope"}, {**entry, "id": "../x"},
+                {**entry, "data": "%%%"}, {**entry, "data": entry["data"][:-8]}, {**entry, "data": bomb}):  # fmt: skip
+        value, problem = unpack_tokenizer(bad)
+        assert value is None and "not added again" in problem

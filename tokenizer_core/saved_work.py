@@ -16,13 +16,18 @@ or "json" (any JSON value; the page checks it as it uses it, e.g. a workspace ve
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import math
 import re
+import zlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from .tokenizers import clean_text
+from .tokenizers import PATTERNS, clean_text
+from .tokenizers.uploads import MAX_UPLOAD_BYTES
 from .workspace.limits import MAX_DEPTH, nesting_depth, no_lone_surrogates
 
 FORMAT = "tokenizer-workbench/saved-work"
@@ -136,4 +141,78 @@ def unpack(
     return out, notes
 
 
-__all__ = ["FORMAT", "KINDS", "MAX_BYTES", "VERSION", "digest", "kind_of", "pack", "unpack"]
+# ------------------------------------------------------------------ a user's own tokenizer
+
+# A user's own tokenizer is kept in the browser (IndexedDB: local storage holds ~5 MB, a real
+# vocabulary 1.5-60 MB) as its file, compressed, with the settings it was added with. It comes
+# back to the server as one message, which Streamlit refuses over 25 MB: base64 makes 4 bytes of
+# 3, so a file is kept when it is at most 16 MB compressed (most vocabularies compress 2-4 times).
+MAX_KEPT_FILE = 16_000_000  # compressed bytes, per file
+MAX_KEPT_ALL = 64_000_000  # compressed bytes, all of a browser's own tokenizers (the browser checks)
+_ID = re.compile(r"custom-[0-9a-f]{16}")
+
+
+@dataclass(frozen=True)
+class KeptTokenizer:
+    """What adds a user's own tokenizer again: its file and the settings it was added with."""
+
+    id: str  # the id it had (tokenizers.uploads._custom_id: the same bytes and settings, the same id)
+    kind: str  # "tiktoken" or "hf"
+    data: bytes
+    file_name: str
+    name: str  # the name the user gave ("": the file's name)
+    pattern_id: str  # the pre-tokenization pattern of a .tiktoken vocabulary
+
+
+def is_own_id(value: object) -> bool:
+    """True for the id of a user's uploaded tokenizer: ``is_own_id("custom-0123456789abcdef")``."""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
+def pack_tokenizer(kept: KeptTokenizer) -> dict | None:
+    """The entry the browser keeps for a tokenizer (JSON-ready: the file compressed, in base64),
+    or None when its file is over MAX_KEPT_FILE compressed."""
+    packed = zlib.compress(kept.data, 6)
+    if len(packed) > MAX_KEPT_FILE:
+        return None
+    return {
+        "id": kept.id, "kind": kept.kind, "file_name": kept.file_name, "name": kept.name,
+        "pattern": kept.pattern_id, "data": base64.b64encode(packed).decode("ascii"),
+    }  # fmt: skip
+
+
+def _short_text(value: object, limit: int) -> str | None:
+    return clean_text(value)[:limit] if isinstance(value, str) else None
+
+
+def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
+    """The tokenizer an entry from the browser holds, or None and why it cannot be used (words for
+    the user). Never raises: the browser's store may be damaged or edited by hand."""
+    if not isinstance(entry, dict):
+        return None, "a saved tokenizer is damaged, so it was not added again"
+    name = _short_text(entry.get("name"), 200)
+    file_name = _short_text(entry.get("file_name"), 255)
+    kind, pattern, data, tid = entry.get("kind"), entry.get("pattern"), entry.get("data"), entry.get("id")
+    label = name or file_name or "a saved tokenizer"
+    if (
+        name is None or not file_name or kind not in ("tiktoken", "hf") or not is_own_id(tid)
+        or not isinstance(pattern, str) or pattern not in PATTERNS
+        or not isinstance(data, str) or len(data) > (MAX_KEPT_FILE + 2) // 3 * 4
+    ):  # fmt: skip
+        return None, f"{label} is damaged in this browser's store, so it was not added again"
+    try:
+        packed = base64.b64decode(data, validate=True)
+        unpacker = zlib.decompressobj()
+        raw = unpacker.decompress(packed, MAX_UPLOAD_BYTES + 1)
+        whole = unpacker.eof and not unpacker.unconsumed_tail and len(raw) <= MAX_UPLOAD_BYTES
+    except (binascii.Error, ValueError, zlib.error):
+        whole = False
+    if not whole:
+        return None, f"{label} is damaged in this browser's store, so it was not added again"
+    return KeptTokenizer(str(tid), str(kind), raw, file_name, name, pattern), None
+
+
+__all__ = [
+    "FORMAT", "KINDS", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
+    "digest", "is_own_id", "kind_of", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
+]  # fmt: skip

@@ -13,9 +13,19 @@ and restores it when the page is opened in a new session:
 * After that, each run builds the page's snapshot (the values of `PAGES[page]`, plus what a page
   adds: the workspace's chat, versions and prices, the BPE model's merges) and sends it to the
   browser only when it changed (by its digest), at most MAX_BYTES; what does not fit is named.
+* Light values (`LIGHT`: the BPE playground's step) are kept in a second, small entry per page
+  (``tokenizer-workbench/<page>#light``): a click sends a few bytes, not the page's snapshot.
+  They go back one run after the rest (the step needs the restored model on the page first).
+* What the user changed before the restore came is theirs: the end of the session's first run of
+  the page notes its values (`note_first_run`, called by the entry file); a key whose value differs
+  from that when the saved work arrives is left alone, and a text the saved one would have replaced
+  goes behind the box's "Restore the text you had before" button, with a toast.
 * A share link wins: a workspace opened on a link (not reloaded: the address bar of a reloaded
   workspace holds the user's own work) keeps the link's contents.
-* "Clear my saved work" (the sidebar) removes every page's saved work from this browser.
+* The user's own tokenizers are kept in the browser's IndexedDB (ui/saved_tokenizers.py); a
+  page's saved choice that names one still on its way is put back when it arrives (`awaiting`).
+* "Clear my saved work" (the sidebar) removes every page's saved work and every kept tokenizer
+  from this browser.
 
 Built on public APIs only (session state, callbacks, components v2).
 """
@@ -29,10 +39,14 @@ import streamlit as st
 
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
 from ui.components import read
+from ui.saved_tokenizers import awaiting, clear_own_tokenizers, put_back_awaiting
 
 PREFIX = "tokenizer-workbench/"
 _CLEAR = "_tw_saved_clear"
 _RELOADED = "_tw_saved_reloaded"  # the browser says the tab was reloaded (not opened on a link)
+_FIRST_DUE = "_tw_saved_first_due"  # the page whose first run is under way
+_LIGHT_DUE = "_tw_saved_light_due"  # (page, light values): put back after the page drew its work
+_LIGHT_NOW = "_tw_saved_light_now"  # the same, for the next run's start
 _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app  # a nonce: the browser removes every page's saved work once
 
 # What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
@@ -81,6 +95,13 @@ PAGES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
+# Values that change with a click and are small: kept in a second entry per page
+# (``tokenizer-workbench/<page>#light``), so a click sends a few bytes, not the page's whole
+# snapshot (the BPE playground's holds the corpus and the trained model, up to 2 MB). They are
+# put back after the page's other work (the step needs its model).
+LIGHT: dict[str, dict[str, str]] = {"bpe": {"bpe_step": "int"}}
+LIGHT_MAX_BYTES = 10_000
+
 _component = st.components.v2.component(
     "tw_saved_work", html="<span hidden></span>", js=read("saved_work.js")
 )
@@ -113,17 +134,64 @@ def snapshot(page: str) -> tuple[str, list[str]]:
     return pack(page, values, max_bytes=MAX_BYTES)
 
 
-def restore(page: str, raw: object) -> list[str]:
-    """Put a page's saved work (the browser's text) back into the session; returns notes on what
-    could not be used. Never raises on bad input."""
+def light_snapshot(page: str) -> str | None:
+    """The page's light values (`LIGHT`) as the text the browser keeps, None if it has none."""
+    if page not in LIGHT:
+        return None
+    values = {key: st.session_state[key] for key in LIGHT[page] if key in st.session_state}
+    return pack(page, values, max_bytes=LIGHT_MAX_BYTES)[0]
+
+
+def note_first_run() -> None:
+    """At the end of a session's first run of a page (the entry file calls it after the page, also
+    when the page stopped early), note the values it showed: a value that differs from these when
+    the saved work comes back is the user's, typed or chosen meanwhile, and is kept."""
+    page = st.session_state.pop(_FIRST_DUE, None)
+    if page in PAGES:
+        st.session_state[_k(page, "first")] = {
+            key: st.session_state[key]
+            for key in PAGES[page]
+            if key in st.session_state and not key.startswith("_")
+        }
+
+
+def _changed_by_user(page: str) -> set[str]:
+    """The page's keys whose values changed since the session's first run of the page (the user
+    typed or chose before the saved work came back): the restore leaves them as they are."""
+    first = st.session_state.get(_k(page, "first"))
+    if not isinstance(first, dict):
+        return set()
+    return {key for key, value in first.items() if st.session_state.get(key, value) != value}
+
+
+def restore(page: str, raw: object, light: object = None) -> list[str]:
+    """Put a page's saved work (the browser's text, and its light values) back into the session;
+    returns notes on what could not be used. Never raises on bad input. A value the user changed
+    in this session before the restore came is kept (a text the restore would have replaced goes
+    behind the text box's Restore button)."""
     values, notes = unpack(raw, page, PAGES[page])
-    if not values:
-        return notes
-    if page in _EXTRA and not _EXTRA[page][1](values, notes):
-        return notes
-    for key, value in values.items():
-        if not key.startswith("_"):
-            st.session_state[key] = value
+    if values and (page not in _EXTRA or _EXTRA[page][1](values, notes)):
+        changed = _changed_by_user(page)
+        for key, value in awaiting(values).items():
+            if key.startswith("_"):
+                continue
+            if key not in changed:
+                st.session_state[key] = value
+            elif (
+                key.endswith("_text")
+                and isinstance(value, str)
+                and value
+                and value != st.session_state.get(key)
+            ):
+                st.session_state[key.removesuffix("_text") + "_previous"] = value
+                notes.append(
+                    "you typed before your saved text came back, so your typing stays; "
+                    "**Restore the text you had before** brings the saved text back"
+                )
+    if page in LIGHT and light:
+        kept, _ = unpack(light, page, LIGHT[page], max_bytes=LIGHT_MAX_BYTES)
+        if kept:  # once the page has drawn its restored work (a slider's range may have changed)
+            st.session_state[_LIGHT_DUE] = (page, kept)
     return notes
 
 
@@ -140,8 +208,8 @@ def _on_stored(page: str, widget: str) -> None:
             "This browser does not let the page keep your work: it is lost on reload."
         ]
         return
-    if value.get("raw"):
-        st.session_state[_PENDING] = (page, value.get("raw"))
+    if value.get("raw") or value.get("light"):
+        st.session_state[_PENDING] = (page, value.get("raw"), value.get("light"))
 
 
 def apply_saved_work() -> None:
@@ -152,15 +220,27 @@ def apply_saved_work() -> None:
     widgets that have a default; a run the browser asks for starts from them as from values the
     user set (a rerun asked for by the script itself would not).
     """
+    if st.session_state.get("_tw_own/awaiting"):
+        put_back_awaiting()  # a choice that names a tokenizer which came back since
+    if _LIGHT_NOW in st.session_state:
+        # The light values go back one run after the rest: put back with the rest, a slider whose
+        # range the restored work changes (the BPE step of a model of other size) came back at 0.
+        for key, value in st.session_state.pop(_LIGHT_NOW).items():
+            st.session_state[key] = value
+        _ask_for_a_run()
     if _PENDING not in st.session_state:
         return
-    page, raw = st.session_state.pop(_PENDING)
+    page, raw, *light = st.session_state.pop(_PENDING)
     try:
-        notes = restore(page, raw)
+        notes = restore(page, raw, light[0] if light else None)
     except Exception:  # noqa: BLE001  (saved work must never stop a page)
         notes = ["the saved work could not be used"]
     if notes:
         st.session_state[_k(page, "notes")] = [f"Your saved work on this page: {n}." for n in notes[:3]]
+    _ask_for_a_run()
+
+
+def _ask_for_a_run() -> None:
     st.caption("Restoring your work...")
     _component(key="_tw_saved_apply", data={"ping": uuid.uuid4().hex[:8]}, on_applied_change=lambda: None)
     st.stop()
@@ -168,6 +248,7 @@ def apply_saved_work() -> None:
 
 def _on_resend(page: str) -> None:
     st.session_state.pop(_k(page, "sent"), None)
+    st.session_state.pop(_k(page, "light_sent"), None)
 
 
 def _on_failed(page: str) -> None:
@@ -188,12 +269,17 @@ def keep_work(
         _EXTRA[page] = extra
     if _PENDING in st.session_state and in_fragment:
         st.rerun()  # the whole app: the entry file restores the work (apply_saved_work)
+    due = st.session_state.get(_LIGHT_DUE)
+    if due is not None and due[0] == page and _PENDING not in st.session_state:
+        st.session_state[_LIGHT_NOW] = st.session_state.pop(_LIGHT_DUE)[1]
+        st.rerun()  # the entry file puts them back (apply_saved_work)
     widget = key or f"_tw_saved_{page}"
     data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": st.session_state.pop(_CLEAR, None)}
     # The first run asks the browser for what it kept; it asks for a run (`_on_stored`) only when
     # it kept something, and writes nothing until the next run after the restore says `restored`.
     if not st.session_state.get(_k(page, "loaded")):
         data["load"] = st.session_state[_k(page, "loaded")] = True
+        st.session_state[_FIRST_DUE] = page  # the end of this run notes what it showed (note_first_run)
     data["restored"] = st.session_state.pop(_k(page, "restored"), False)
     text, left_out = snapshot(page)
     now = digest(text)
@@ -206,6 +292,17 @@ def keep_work(
             data["snapshot"] = text
             st.session_state[_k(page, "sent")] = now
     st.session_state[_k(page, "left_out")] = left_out
+    light = light_snapshot(page)
+    if light is not None:
+        now = digest(light)
+        if st.session_state.get(_k(page, "light_held")) == now:
+            data["light_digest"] = None
+        else:
+            st.session_state.pop(_k(page, "light_held"), None)
+            data["light_digest"] = now
+            if st.session_state.get(_k(page, "light_sent")) != now:
+                data["light"] = light
+                st.session_state[_k(page, "light_sent")] = now
     _component(
         key=widget, data=data,
         on_stored_change=lambda: _on_stored(page, widget),
@@ -232,10 +329,14 @@ _LABELS = {
 def clear_saved_work() -> None:
     """Remove every page's saved work from this browser (the next run of any page does it)."""
     st.session_state[_CLEAR] = uuid.uuid4().hex[:8]
+    clear_own_tokenizers()
     for page in PAGES:
         if st.session_state.get(_k(page, "loaded")):
             st.session_state[_k(page, "held")] = digest(snapshot(page)[0])
+            if (light := light_snapshot(page)) is not None:
+                st.session_state[_k(page, "light_held")] = digest(light)
         st.session_state.pop(_k(page, "sent"), None)
+        st.session_state.pop(_k(page, "light_sent"), None)
 
 
 def saved_work_sidebar() -> None:
@@ -243,8 +344,9 @@ def saved_work_sidebar() -> None:
     with st.sidebar.expander("Your work in this browser", icon=":material/history:"):
         st.caption(
             "Each page keeps your texts, settings, chat, versions and trained model in this browser "
-            "(local storage, up to 2 MB per page), so a reload or a restart finds them again. Nothing "
-            "is kept on the server. Tokenizers you added are not kept: add them again after a reload."
+            "(local storage, up to 2 MB per page), and the tokenizers you added (up to 16 MB each "
+            "once compressed, 64 MB in all), so a reload or a restart finds them again. Nothing is "
+            "kept on the server. What you type before your saved work comes back is kept."
         )
         if st.button("Clear my saved work", key="saved_work_clear", icon=":material/delete:",
                      on_click=clear_saved_work):  # fmt: skip

@@ -17,6 +17,7 @@ from tokenizer_core import (
 )
 from tokenizer_core.hosted import HostedTokenizer
 from tokenizer_core.jobs import JobError
+from tokenizer_core.saved_work import KeptTokenizer, is_own_id
 from tokenizer_core.tokenizers import (
     DEFAULT_IDS,
     MAX_TEXT_BYTES,
@@ -30,6 +31,7 @@ from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tikt
 
 from .jobs import run_in_worker
 from .live_text import live_text_area
+from .saved_tokenizers import forget_own_tokenizer, keep_own_tokenizer, not_kept_note, own_tokenizers_kept
 from .state import (
     check_room_for_own_tokenizer,
     register_session_tokenizer,
@@ -287,13 +289,24 @@ def _add_custom(kind: str) -> None:
         return
     if vocabulary_file_problem(file.name, kind):
         return  # the box already says why the file is not a vocabulary
+    data, name = file.getvalue(), st.session_state.get("custom_tok_name", "")
+    pattern_id = st.session_state.get("custom_tok_pattern", "o200k")
     try:
         st.session_state["custom_tok_added"] = add_own_tokenizer(
-            kind, file.getvalue(), file_name=file.name, name=st.session_state.get("custom_tok_name", ""),
-            pattern_id=st.session_state.get("custom_tok_pattern", "o200k"),
-        )  # fmt: skip
+            kind, data, file_name=file.name, name=name, pattern_id=pattern_id
+        )
     except (VocabularyError, JobError) as exc:
         st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
+        return
+    added = next(reversed(session_tokenizers()), None)  # the one just added (or added again)
+    if is_own_id(added):  # kept in the browser for a reload (ui/saved_tokenizers.py)
+        keep_own_tokenizer(KeptTokenizer(added, kind, data, file.name, name, pattern_id))
+
+
+def _remove_own(tokenizer_id: str) -> None:
+    """Callback: remove one of the user's own tokenizers, here and in the browser's store."""
+    remove_session_tokenizer(tokenizer_id)
+    forget_own_tokenizer(tokenizer_id)
 
 
 def _upload_identity(file) -> KnownVocabulary | str | None:
@@ -344,12 +357,19 @@ def _pattern_notes(known: KnownVocabulary | str | None) -> None:
         )
 
 
+def keep_own_tokenizers() -> None:
+    """The user's own tokenizers kept in this browser and added again after a reload
+    (ui/saved_tokenizers.py). The entry file calls it first thing in every run, before a run
+    that restores a page's work stops: its element must stay on the page while files come back."""
+    own_tokenizers_kept(add_own_tokenizer)
+
+
 def custom_tokenizer_sidebar() -> None:
     """Sidebar panel to add (and remove) this session's own tokenizers."""
     with st.sidebar.expander("Your own tokenizers", icon=":material/upload_file:"):
         st.caption(
-            "Upload a `.tiktoken` vocabulary or a Hugging Face `tokenizer.json`. It stays in "
-            "this browser session only and appears on every page."
+            "Upload a `.tiktoken` vocabulary or a Hugging Face `tokenizer.json`. It appears on "
+            "every page and is kept in this browser (not on the server), so a reload adds it again."
         )
         kind = st.radio(
             "Format", ["tiktoken", "hf"], key="custom_tok_kind", persist_state="session", horizontal=True,
@@ -394,5 +414,6 @@ def custom_tokenizer_sidebar() -> None:
             with c2.container(key=f"icons_custom_tok_{tid}"):
                 st.button(
                     f"Remove {escape_markdown(tok.info.name)}", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
-                    on_click=remove_session_tokenizer, args=(tid,),
+                    on_click=_remove_own, args=(tid,),
                 )  # fmt: skip
+        not_kept_note()

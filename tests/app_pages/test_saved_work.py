@@ -148,3 +148,85 @@ def test_datasets_gets_a_pasted_list_and_its_settings_back(app):
     assert at.session_state["datasets_paste"] == "first line\nsecond line"
     assert at.session_state["datasets_models"] == ["gpt-4o"]
     assert at.session_state["datasets_budget"] == 4000
+
+
+# ------------------------------------------------------------------ the BPE step, a light value
+
+
+def _saved_work_data(at, page: str) -> tuple[dict, int]:
+    """What the page's saved-work component was given in the last run, and its size in bytes."""
+    for el in at.get("bidi_component"):
+        if el.proto.component_name.endswith("tw_saved_work"):
+            which = el.proto.WhichOneof("data")
+            raw = el.proto.json if which == "json" else el.proto.mixed.json
+            data = json.loads(raw)
+            if data.get("key") == f"tokenizer-workbench/{page}":
+                return data, len(raw.encode())
+    raise AssertionError("no saved-work component on the page")
+
+
+def test_a_bpe_step_click_sends_only_the_step_and_a_reload_gets_the_step_back(app):
+    at = ok(app.switch_page("app_pages/bpe.py").run())
+    assert at.slider(key="bpe_step").value == 1  # the first visit trains seed 002's corpus
+    _, first = _saved_work_data(at, "bpe")
+    assert first > 1_000  # this run sent the page's snapshot: corpus and trained model
+    snapshot = next(
+        json.loads(el.proto.json)["snapshot"]
+        for el in at.get("bidi_component")
+        if el.proto.component_name.endswith("tw_saved_work") and "snapshot" in el.proto.json
+    )
+    for _ in range(3):
+        at = ok(at.button(key="bpe_next").click().run())
+    data, size = _saved_work_data(at, "bpe")
+    assert at.slider(key="bpe_step").value == 4
+    assert "snapshot" not in data  # the corpus and model did not change: not sent again
+    assert json.loads(data["light"])["values"] == {"bpe_step": 4}
+    assert size < 1_000, size  # a click's message: the step, not the 2 MB snapshot
+
+    # a new session: the browser sends both entries back
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ENTRY
+
+    fresh = AppTest.from_file(ENTRY, default_timeout=60)
+    ok(fresh.run())
+    fresh = ok(fresh.switch_page("app_pages/bpe.py").run())
+    fresh.session_state["_tw_saved_loaded/bpe"] = True
+    fresh.session_state[PENDING] = ("bpe", snapshot, data["light"])
+    ok(fresh.run())  # the page's work, then (a run later, when the page has its model) the step
+    ok(fresh.run())
+    fresh = ok(fresh.run())
+    assert fresh.slider(key="bpe_step").value == 4
+
+
+def test_a_damaged_light_entry_is_ignored(app):
+    at = ok(app.switch_page("app_pages/bpe.py").run())
+    at = restored(at, "bpe", saved("bpe", {"bpe_merges": 5}))
+    at.session_state["_tw_saved_loaded/bpe"] = True
+    for light in ("{damaged", saved("bpe", {"bpe_step": "four"}), saved("chunks", {"bpe_step": 3})):
+        at.session_state[PENDING] = ("bpe", saved("bpe", {"bpe_merges": 5}), light)
+        ok(at.run())
+        ok(at.run())
+        at = ok(at.run())
+        assert at.slider(key="bpe_step").value == 1
+
+
+# ------------------------------------------------------------------ typing before the restore comes
+
+
+def test_text_typed_before_the_restore_comes_stays_and_the_saved_text_is_a_click_away(chunks):
+    """The session's first run asked the browser; the user typed before its answer came."""
+    at = chunks
+    at.text_area(key="chunks_text").input("typed in the first second")
+    at = ok(at.run())
+    at.session_state[PENDING] = (
+        "chunks",
+        saved("chunks", {"chunks_text": "my saved document", "chunks_size": 16}),
+    )
+    ok(at.run())
+    at = ok(at.run())
+    assert at.text_area(key="chunks_text").value == "typed in the first second"
+    assert at.number_input(key="chunks_size").value == 16  # what the user did not touch comes back
+    assert any("your typing stays" in t.value for t in at.toast)
+    at = ok(at.button(key="chunks_restore").click().run())
+    assert at.text_area(key="chunks_text").value == "my saved document"

@@ -1,4 +1,5 @@
 // Work kept in the browser's local storage (ui/saved_work.py): reads, writes and clears it.
+// Per page: its snapshot under data.key, and its light values (a click's) under data.key + "#light".
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
@@ -23,17 +24,18 @@ export default function (component) {
     }
     if (data.load && s.asked !== data.key) {  // a new session on this page: what the browser kept
       s.asked = data.key;
-      const raw = store.getItem(data.key);
-      if (raw !== null) {  // send it, once, and write nothing until it is back in the session
+      const raw = store.getItem(data.key), light = store.getItem(data.key + "#light");
+      if (raw !== null || light !== null) {  // send it, once, and write nothing until it is back in the session
         s.holding = true;
         const nav = performance.getEntriesByType("navigation")[0];
         const reloaded = !!nav && nav.type === "reload";
-        setTriggerValue("stored", { key: data.key, raw, reloaded });
+        setTriggerValue("stored", { key: data.key, raw, light, reloaded });
         return;
       }  // nothing kept: no run to ask for, this run's snapshot is the page's work
     }
     if (data.restored) s.holding = false;
     if (s.holding) return;
+    if (typeof data.light === "string") store.setItem(data.key + "#light", data.light);  // small: a click's values
     if (typeof data.snapshot === "string") {
       store.setItem(data.key, data.snapshot);
       store.setItem(data.key + "#digest", data.digest);
