@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers.processes import alive
 from tests.inside.test_own import _trained_json
 from tests.tokenizers.test_cost import AMPLIFIER, _with
 from tokenizer_core import (
@@ -86,15 +87,6 @@ def _close_hosted():
     yield
     for tok in _hosted.values():
         tok.close()
-
-
-def _alive(pid: int) -> bool:
-    """True while `pid` runs (a zombie, ended but not yet reaped, counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -236,19 +228,19 @@ def test_close_and_dropping_the_proxy_end_the_child():
     engine, data, _ = _data("json-bytelevel")
     tok = HostedTokenizer(engine, data, name="closed")
     pid = tok.pid
-    assert pid is not None and _alive(pid)
+    assert pid is not None and alive(pid)
     tok.close()
-    assert not _alive(pid)
+    assert not alive(pid)
     with pytest.raises(TokenizerFailed):
         tok.count("x")
     dropped = HostedTokenizer(engine, data, name="dropped")
     pid = dropped.pid
-    assert pid is not None and _alive(pid)
+    assert pid is not None and alive(pid)
     del dropped
     deadline = time.monotonic() + 10
-    while _alive(pid) and time.monotonic() < deadline:
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid)
+    assert not alive(pid)
 
 
 def test_the_amplifying_file_from_the_issue_is_still_refused_with_its_sentence():

@@ -257,6 +257,21 @@ def _on_failed(page: str) -> None:
     ]
 
 
+def _offer(data: dict, page: str, text: str, *, entry: str, digest_key: str, text_key: str) -> None:
+    """Put one of the page's entries (`entry` "" for its work, "light_" for its light values) in
+    the component's `data`: its digest always, its text only when the browser does not have it
+    yet; none while it is the one "Clear my saved work" just removed (until the page changes)."""
+    now = digest(text)
+    if st.session_state.get(_k(page, f"{entry}held")) == now:
+        data[digest_key] = None
+        return
+    st.session_state.pop(_k(page, f"{entry}held"), None)
+    data[digest_key] = now
+    if st.session_state.get(_k(page, f"{entry}sent")) != now:
+        data[text_key] = text
+        st.session_state[_k(page, f"{entry}sent")] = now
+
+
 def keep_work(
     page: str, *, extra: Extra | None = None, in_fragment: bool = False, key: str | None = None
 ) -> None:
@@ -282,27 +297,11 @@ def keep_work(
         st.session_state[_FIRST_DUE] = page  # the end of this run notes what it showed (note_first_run)
     data["restored"] = st.session_state.pop(_k(page, "restored"), False)
     text, left_out = snapshot(page)
-    now = digest(text)
-    if st.session_state.get(_k(page, "held")) == now:  # just cleared: kept out until the page changes
-        data["digest"] = None
-    else:
-        st.session_state.pop(_k(page, "held"), None)
-        data["digest"] = now
-        if st.session_state.get(_k(page, "sent")) != now:
-            data["snapshot"] = text
-            st.session_state[_k(page, "sent")] = now
+    _offer(data, page, text, entry="", digest_key="digest", text_key="snapshot")
     st.session_state[_k(page, "left_out")] = left_out
     light = light_snapshot(page)
     if light is not None:
-        now = digest(light)
-        if st.session_state.get(_k(page, "light_held")) == now:
-            data["light_digest"] = None
-        else:
-            st.session_state.pop(_k(page, "light_held"), None)
-            data["light_digest"] = now
-            if st.session_state.get(_k(page, "light_sent")) != now:
-                data["light"] = light
-                st.session_state[_k(page, "light_sent")] = now
+        _offer(data, page, light, entry="light_", digest_key="light_digest", text_key="light")
     _component(
         key=widget, data=data,
         on_stored_change=lambda: _on_stored(page, widget),

@@ -15,6 +15,7 @@ import tokenizer_core.tokenizers.known_vocab as known_vocab
 import tokenizer_core.tokenizers.uploads as uploads
 import tokenizer_core.tokenizers.vocab as vocab
 from bench.bench_memory import big_tokenizer_json
+from tests.helpers.processes import alive
 from tokenizer_core.tokenizers import load_builtin, registry
 from ui.state import MAX_OWN_TOKENIZERS
 
@@ -92,14 +93,6 @@ def _close_all(at: AppTest) -> None:
         tok.close()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_a_large_tokenizer_json_is_never_parsed_here_and_counts_as_the_file_says(parsed_here):
     data = big_tokenizer_json(3_000_000)
     at = _add(_app(), "hf", "big.json", data)
@@ -140,11 +133,11 @@ def test_a_bad_large_tokenizer_json_is_refused_with_a_sentence(parsed_here):
 def test_removing_a_tokenizer_ends_its_process():
     at = _add(_app(), "hf", "small.json", big_tokenizer_json(50_000))
     [pid] = [t.pid for t in at.session_state["session_tokenizers"].values()]
-    assert _alive(pid)
+    assert alive(pid)
     at.session_state["remove"] = True
     at.run()
     assert not at.session_state["session_tokenizers"]
-    assert not _alive(pid)
+    assert not alive(pid)
 
 
 def test_a_session_has_at_most_so_many_own_tokenizers():
@@ -165,11 +158,11 @@ def test_a_session_that_ends_has_its_tokenizers_processes_ended():
 
     tok = HostedTokenizer("hf", big_tokenizer_json(50_000), name="left behind")
     pid = tok.pid
-    assert pid is not None and _alive(pid)
+    assert pid is not None and alive(pid)
     state = SessionState()
     state["session_tokenizers"] = {tok.id: tok}
     states = SessionStates()
     states._states["gone"] = state  # as `note` keeps it for a session that ran a script
     held = tok  # noqa: F841  (whatever else still holds the tokenizer, its process ends)
     assert states.forget("gone")
-    assert not _alive(pid)
+    assert not alive(pid)
