@@ -5,6 +5,7 @@
     python bench/bench_open.py --quick               # 4 tabs per server
     python bench/bench_open.py --before /work/main   # also another checkout of the app, same run
     python bench/bench_open.py --sections            # when each part appears; the first run's messages
+    python bench/bench_open.py --server-only 40 --before /work/main   # no browser: 40 fresh sessions each
 
 Starts headless servers with the installed Streamlit: the app (`streamlit run streamlit_app.py`,
 with the repository's .streamlit/config.toml), optionally a second checkout of it (--before), and
@@ -25,6 +26,11 @@ Also printed: the app server's CPU time per tab (from /proc; steadier than wall 
 machine), and the bytes each tab received (websocket, and HTTP with an empty cache). With --sections: when each part
 of the home page appears (median over the tabs), and a websocket client's view of a fresh
 session's first run: when the server sent each element, and its size.
+
+--server-only N leaves the browser out: N fresh sessions per server from a websocket client that
+asks for the page as the browser does (`server_trace`), servers taken in turn, each session's
+server CPU (from /proc, 0.3 s after its last message) and time to its last message. Steadier
+than a browser tab on a busy machine: what the app's own code costs a new visitor.
 """
 
 from __future__ import annotations
@@ -245,6 +251,40 @@ def _median(rows: list[dict], key: str) -> float | None:
     return statistics.median(vals) if vals else None
 
 
+def server_only(apps: dict[str, Path], sessions: int) -> None:
+    """`--server-only`: fresh websocket sessions per server, interleaved; CPU and time each."""
+    servers = {
+        name: start_server(["run", str(root / "streamlit_app.py")], cwd=root) for name, root in apps.items()
+    }
+    cpu: dict[str, list[float]] = {name: [] for name in apps}
+    wall: dict[str, list[float]] = {name: [] for name in apps}
+    sent: dict[str, list[int]] = {name: [] for name in apps}
+    try:
+        for _, url in servers.values():  # warm: tokenizers loaded
+            for _ in range(2):
+                asyncio.run(server_trace(url))
+        for i in range(sessions):
+            for name in list(servers)[:: 1 if i % 2 == 0 else -1]:
+                proc, url = servers[name]
+                before = cpu_seconds(proc.pid)
+                trace = asyncio.run(server_trace(url))
+                time.sleep(0.3)
+                cpu[name].append(cpu_seconds(proc.pid) - before)
+                wall[name].append(trace[-1][0])
+                sent[name].append(sum(n for _, n, _ in trace))
+    finally:
+        for proc, _ in servers.values():
+            proc.terminate()
+    print(f"a fresh session's first view, server side, {sessions} sessions per server (load average "
+          f"{os.getloadavg()[0]:.1f} at the end)")  # fmt: skip
+    for name in apps:
+        print(
+            f"  {name:<8}: server CPU mean {statistics.mean(cpu[name]):.3f} s, median "
+            f"{statistics.median(cpu[name]):.3f} s; last message {statistics.median(wall[name]):.0f} ms; "
+            f"{statistics.median(sent[name]) / 1e3:.0f} KB"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="4 tabs per server (default 8)")
@@ -254,7 +294,15 @@ def main() -> None:
         "--sections", action="store_true", help="when each part appears; the first run's messages"
     )
     ap.add_argument("--verbose", action="store_true", help="print every tab")
+    ap.add_argument(
+        "--server-only", type=int, default=0, metavar="N", help="no browser: N fresh sessions per server"
+    )
     args = ap.parse_args()
+    if args.server_only:
+        server_only(
+            {"app": ROOT} | ({"before": args.before.resolve()} if args.before else {}), args.server_only
+        )
+        return
     tabs = args.tabs or (4 if args.quick else 8)
     apps = {"app": ROOT} | ({"before": args.before.resolve()} if args.before else {})
 
