@@ -9,7 +9,7 @@ session the browser sends them back one at a time and each is added again throug
 settings), so the pages whose saved work chose it find it again (`awaiting`). Removing a
 tokenizer removes it from the browser; "Clear my saved work" clears them all.
 
-Its JavaScript is ui/components/own_tokenizers.js; the checks on what comes back are
+Its JavaScript is ui/components/saved_tokenizers.js; the checks on what comes back are
 tokenizer_core.saved_work.unpack_tokenizer.
 """
 
@@ -45,7 +45,7 @@ _AWAITING = "_tw_own/awaiting"  # {key: value}: a page's saved choice that names
 _NOTES = "_tw_own/notes"
 
 _component = st.components.v2.component(
-    "tw_own_tokenizers", html="<span hidden></span>", js=read("own_tokenizers.js")
+    "tw_own_tokenizers", html="<span hidden></span>", js=read("saved_tokenizers.js")
 )
 
 _WHY = {
