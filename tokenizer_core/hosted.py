@@ -450,6 +450,8 @@ class HostedTokenizer(RemoteTokenizer):
         if self._closed:
             raise TokenizerFailed(self._id(), "it was removed")
         with self._lock:
+            if self._closed:  # closed while this call waited for the lock: never start a child again
+                raise TokenizerFailed(self._id(), "it was removed")
             child = self._box.child
             if child is None or not child.alive():
                 self._box.stop()
