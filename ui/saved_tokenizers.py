@@ -140,7 +140,7 @@ def _on_off() -> None:
     ]
 
 
-def add_back(value: object, add_own_tokenizer: Callable[..., str]) -> None:
+def add_back(value: object, add_own_tokenizer: Callable[..., tuple[str, str]]) -> None:
     """The browser sent one kept tokenizer back (`value`: its key in the store and the entry):
     add it again (the one add path), then put back the pages' choices that name it. Never
     raises: a damaged entry or a file that no longer adds gets a note in words."""
@@ -176,7 +176,7 @@ def add_back(value: object, add_own_tokenizer: Callable[..., str]) -> None:
     put_back_awaiting()
 
 
-def own_tokenizers_kept(add_own_tokenizer: Callable[..., str]) -> None:
+def own_tokenizers_kept(add_own_tokenizer: Callable[..., tuple[str, str]]) -> None:
     """Place the component that keeps the user's own tokenizers in the browser (every run, in
     the sidebar), and tell what was restored or could not be kept. `add_own_tokenizer`: the one
     add path (ui.widgets), which adds each tokenizer the browser sends back."""

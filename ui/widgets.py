@@ -261,9 +261,11 @@ def _read_hf_upload(data: bytes, name: str) -> Tokenizer:
     return HostedTokenizer("hf", data, name=name)
 
 
-def add_own_tokenizer(kind: str, data: bytes, *, file_name: str, name: str, pattern_id: str = "o200k") -> str:
+def add_own_tokenizer(
+    kind: str, data: bytes, *, file_name: str, name: str, pattern_id: str = "o200k"
+) -> tuple[str, str]:
     """Make the user's uploaded vocabulary (`kind` "tiktoken" or "hf") one of this session's
-    tokenizers and return the sentence that says so (Markdown, user text escaped). Raises
+    tokenizers; returns its id and the sentence that says so (Markdown, user text escaped). Raises
     VocabularyError (the file's problem, in words) or JobError (the workers could not take it)."""
     name = name or file_name
     check_room_for_own_tokenizer()
@@ -273,7 +275,7 @@ def add_own_tokenizer(kind: str, data: bytes, *, file_name: str, name: str, patt
         tok = _read_hf_upload(data, name)
     tok = register_session_tokenizer(tok)
     pattern = f", pattern {escape_markdown(PATTERNS[pattern_id].label)}" if kind == "tiktoken" else ""
-    return (
+    return tok.id, (
         f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens{pattern}). "
         "It is now in every tokenizer list."
     )
@@ -292,13 +294,12 @@ def _add_custom(kind: str) -> None:
     data, name = file.getvalue(), st.session_state.get("custom_tok_name", "")
     pattern_id = st.session_state.get("custom_tok_pattern", "o200k")
     try:
-        st.session_state["custom_tok_added"] = add_own_tokenizer(
+        added, st.session_state["custom_tok_added"] = add_own_tokenizer(
             kind, data, file_name=file.name, name=name, pattern_id=pattern_id
         )
     except (VocabularyError, JobError) as exc:
         st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
         return
-    added = next(reversed(session_tokenizers()), None)  # the one just added (or added again)
     if is_own_id(added):  # kept in the browser for a reload (ui/saved_tokenizers.py)
         keep_own_tokenizer(KeptTokenizer(added, kind, data, file.name, name, pattern_id))
 
