@@ -6,7 +6,9 @@ sent to the browser once, compressed, with the settings it was added with, and k
 MAX_KEPT_FILE per file and MAX_KEPT_ALL in all; what is not kept is named in the sidebar). In a new
 session the browser sends them back one at a time and each is added again through
 `ui.widgets.add_own_tokenizer`, the one add path; its id is the one it had (the same bytes and
-settings), so the pages whose saved work chose it find it again (`awaiting`). Removing a
+settings), so the pages whose saved work chose it find it again (`awaiting`). Every run asks
+for them (the session's mark: the browser reads its store once per session), not the first only:
+a run cut short by the next never reaches the browser. Removing a
 tokenizer removes it from the browser; "Clear my saved work" clears them all.
 
 Its JavaScript is ui/components/saved_tokenizers.js; the checks on what comes back are
@@ -31,10 +33,9 @@ from tokenizer_core.saved_work import (
 from tokenizer_core.tokenizers import escape_markdown
 
 from .components import read
-from .state import session_tokenizers
+from .state import session_mark, session_tokenizers
 
 _KEY = "_tw_own_kept"  # the component
-_LOADED = "_tw_own/loaded"
 _PUT = "_tw_own/put"  # {id: entry}: sent to the browser until it says it kept them
 _DROP = "_tw_own/drop"  # ids the browser removes
 _GOT = "_tw_own/got"  # keys the browser sent back (it sends the next one when told)
@@ -180,16 +181,16 @@ def own_tokenizers_kept(add_own_tokenizer: Callable[..., tuple[str, str]]) -> No
     """Place the component that keeps the user's own tokenizers in the browser (every run, in
     the sidebar), and tell what was restored or could not be kept. `add_own_tokenizer`: the one
     add path (ui.widgets), which adds each tokenizer the browser sends back."""
-    data: dict = {"max_all": MAX_KEPT_ALL, "clear": st.session_state.get(_CLEAR)}
-    if not st.session_state.get(_LOADED):
-        data["load"] = st.session_state[_LOADED] = True
+    # `load` in every run, not the first only: a run cut short by the next never reaches the
+    # browser. The browser reads its store once per session (the mark).
+    data: dict = {"max_all": MAX_KEPT_ALL, "clear": st.session_state.get(_CLEAR), "load": session_mark()}
     data["put"] = list(st.session_state.get(_PUT, {}).values())
     data["drop"] = st.session_state.get(_DROP, [])
     data["got"] = st.session_state.get(_GOT, [])
     with st.sidebar:
         _component(
             key=_KEY, data=data,
-            on_kept_change=_on_kept, on_back_change=lambda: add_back((st.session_state.get(_KEY) or {}).get("back"), add_own_tokenizer), on_off_change=_on_off, on_cleared_change=_on_cleared, on_again_change=lambda: None,
+            on_kept_change=_on_kept, on_back_change=lambda: add_back((st.session_state.get(_KEY) or {}).get("back"), add_own_tokenizer), on_off_change=_on_off, on_cleared_change=_on_cleared,
         )  # fmt: skip
     for note in st.session_state.pop(_NOTES, [])[:5]:
         st.toast(escape_markdown(note), icon=":material/upload_file:")

@@ -6,10 +6,11 @@ local storage (per browser profile, on the user's machine only; nothing is kept 
 and restores it when the page is opened in a new session:
 
 * `keep_work(page)` places a small component (``st.components.v2``, no iframe; its JS is
-  ui/components/saved_work.js). In a session's
-  first visit of the page it reads the page's saved text and sends it to Python once; Python
-  checks it (tokenizer_core.saved_work: a corrupt, edited or old text is ignored with a quiet
-  note) and puts the values back in ``st.session_state``, then reruns.
+  ui/components/saved_work.js). Each run asks it for the page's saved text until the answer is
+  here (a run cut short by the next never reaches the browser: Streamlit drops its messages);
+  the browser reads once per session (`session_mark`) and sends it, again if no run says it
+  came; Python checks it (tokenizer_core.saved_work: a corrupt, edited or old text is ignored
+  with a quiet note) and puts the values back in ``st.session_state``, then reruns.
 * After that, each run builds the page's snapshot (the values of `PAGES[page]`, plus what a page
   adds: the workspace's chat, versions and prices, the BPE model's merges) and sends it to the
   browser only when it changed (by its digest), at most MAX_BYTES; what does not fit is named.
@@ -40,14 +41,15 @@ import streamlit as st
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
 from ui.components import read
 from ui.saved_tokenizers import awaiting, clear_own_tokenizers, put_back_awaiting
+from ui.state import session_mark
 
 PREFIX = "tokenizer-workbench/"
-_CLEAR = "_tw_saved_clear"
+_CLEAR = "_tw_saved_clear"  # a nonce, sent in every run: the browser removes every page's saved work once
 _RELOADED = "_tw_saved_reloaded"  # the browser says the tab was reloaded (not opened on a link)
 _FIRST_DUE = "_tw_saved_first_due"  # the page whose first run is under way
 _LIGHT_DUE = "_tw_saved_light_due"  # (page, light values): put back after the page drew its work
 _LIGHT_NOW = "_tw_saved_light_now"  # the same, for the next run's start
-_PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app  # a nonce: the browser removes every page's saved work once
+_PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app
 
 # What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
 # uploads, data editors and components are never here: Streamlit refuses to have them set.
@@ -199,8 +201,7 @@ def _on_stored(page: str, widget: str) -> None:
     value = (st.session_state.get(widget) or {}).get("stored")
     if st.session_state.get(_k(page, "stored")) or not isinstance(value, dict):
         return
-    st.session_state[_k(page, "stored")] = True
-    st.session_state[_k(page, "restored")] = True  # the browser writes again once it is told so
+    st.session_state[_k(page, "stored")] = True  # the browser writes again once it is told so
     st.session_state.pop(_k(page, "sent"), None)
     st.session_state[_RELOADED] = value.get("reloaded") is True
     if value.get("off"):
@@ -237,12 +238,15 @@ def apply_saved_work() -> None:
         notes = ["the saved work could not be used"]
     if notes:
         st.session_state[_k(page, "notes")] = [f"Your saved work on this page: {n}." for n in notes[:3]]
-    _ask_for_a_run()
+    _ask_for_a_run(heard=PREFIX + page)
 
 
-def _ask_for_a_run() -> None:
+def _ask_for_a_run(heard: str | None = None) -> None:
+    """Ask the browser for the next run (`heard`: the page whose saved work is now here, so the
+    browser stops sending it again)."""
     st.caption("Restoring your work...")
-    _component(key="_tw_saved_apply", data={"ping": uuid.uuid4().hex[:8]}, on_applied_change=lambda: None)
+    data = {"ping": uuid.uuid4().hex[:8], "heard": heard}
+    _component(key="_tw_saved_apply", data=data, on_applied_change=lambda: None)
     st.stop()
 
 
@@ -289,13 +293,19 @@ def keep_work(
         st.session_state[_LIGHT_NOW] = st.session_state.pop(_LIGHT_DUE)[1]
         st.rerun()  # the entry file puts them back (apply_saved_work)
     widget = key or f"_tw_saved_{page}"
-    data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": st.session_state.pop(_CLEAR, None)}
-    # The first run asks the browser for what it kept; it asks for a run (`_on_stored`) only when
-    # it kept something, and writes nothing until the next run after the restore says `restored`.
+    data: dict = {"key": PREFIX + page, "prefix": PREFIX, "clear": st.session_state.get(_CLEAR)}
     if not st.session_state.get(_k(page, "loaded")):
-        data["load"] = st.session_state[_k(page, "loaded")] = True
+        st.session_state[_k(page, "loaded")] = True
         st.session_state[_FIRST_DUE] = page  # the end of this run notes what it showed (note_first_run)
-    data["restored"] = st.session_state.pop(_k(page, "restored"), False)
+    # Every run asks the browser for what it kept until its answer is here (`_on_stored`), not the
+    # first run only: a run cut short by the next one (the browser sending an own tokenizer back,
+    # a click) never reaches the browser, and the restore would then never come. The browser reads
+    # once per session (the mark) and answers only when it kept something; it writes nothing until
+    # a run says the answer is here (`restored`).
+    stored = bool(st.session_state.get(_k(page, "stored")))
+    if not stored:
+        data["load"] = session_mark()
+    data["restored"] = stored
     text, left_out = snapshot(page)
     _offer(data, page, text, entry="", digest_key="digest", text_key="snapshot")
     st.session_state[_k(page, "left_out")] = left_out

@@ -230,3 +230,26 @@ def test_text_typed_before_the_restore_comes_stays_and_the_saved_text_is_a_click
     assert any("your typing stays" in t.value for t in at.toast)
     at = ok(at.button(key="chunks_restore").click().run())
     assert at.text_area(key="chunks_text").value == "my saved document"
+
+
+# ------------------------------------------------------------------ the ask for the saved work
+
+
+def test_every_run_asks_for_the_saved_work_until_it_is_here_and_then_says_so(chunks):
+    """The ask (`load`, the session's mark) is in every run until the browser's answer is here: a
+    run cut short by the next never reaches the browser. Then the browser is told (`restored`),
+    in every run, and writes the page's work again."""
+    at = chunks
+    data, _ = _saved_work_data(at, "chunks")
+    mark = data["load"]
+    assert isinstance(mark, str) and data["restored"] is False
+    at = ok(at.run())
+    data, _ = _saved_work_data(at, "chunks")
+    assert data["load"] == mark and data["restored"] is False  # asked again, same session
+    at = restored(at, "chunks", saved("chunks", {"chunks_text": "my saved document"}))
+    at.session_state["_tw_saved_stored/chunks"] = True  # as `_on_stored` leaves it
+    at = ok(at.run())
+    data, _ = _saved_work_data(at, "chunks")
+    assert "load" not in data and data["restored"] is True
+    at = ok(at.run())
+    assert _saved_work_data(at, "chunks")[0]["restored"] is True

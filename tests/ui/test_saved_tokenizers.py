@@ -210,3 +210,14 @@ def test_a_file_too_large_to_keep_is_named_in_the_sidebar(monkeypatch):
         and "Add it again after a reload" in c.value
         for c in at.caption
     )
+
+
+def test_every_run_asks_the_browser_for_its_kept_tokenizers_with_the_sessions_mark():
+    """Not the first run only: a run cut short by the next never reaches the browser (Streamlit
+    drops its messages), and the tokenizers would then never come back. The browser reads once per
+    mark; a new session has a new one."""
+    at = _ok(_new().run())
+    mark = _component_data(at)["load"]
+    at = _ok(at.run())
+    assert _component_data(at)["load"] == mark and isinstance(mark, str) and len(mark) >= 8
+    assert _component_data(_ok(_new().run()))["load"] != mark

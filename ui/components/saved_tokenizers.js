@@ -26,12 +26,12 @@ export default function (component) {
   // per tab, not per element: a run that restores a page's work draws no sidebar, and the element
   // drawn again after it must go on sending what is left
   const s = window.__twOwn || (window.__twOwn = {
-    chain: Promise.resolve(), cleared: null, dropped: new Set(), put: new Set(), queue: null, waiting: null,
+    chain: Promise.resolve(), cleared: null, dropped: new Set(), put: new Set(), queue: null, waiting: null, loaded: null,
   });
   s.send = setTriggerValue;  // the element on the page now (a trigger of one gone is lost)
   const then = (f) => { s.chain = s.chain.then(f).catch(() => {}); };
   if (!window.indexedDB) {
-    if (data.load && s.queue === null) { s.queue = []; setTriggerValue("off", true); }
+    if (data.load && s.loaded !== data.load) { s.loaded = data.load; setTriggerValue("off", true); }
     return;
   }
   if (data.clear && data.clear !== s.cleared) {
@@ -44,9 +44,19 @@ export default function (component) {
     s.dropped.add(id);
     then(async () => { await done((await store("readwrite")).delete(id)); });
   }
-  const puts = (data.put || []).filter((e) => !s.put.has(e.id + "/" + e.data.length + "/" + e.name));
+  const tag = (e) => e.id + "/" + e.data.length + "/" + e.name;
+  const puts = (data.put || []).filter((e) => !s.put.has(tag(e)));
+  // Kept already, yet Python still sends them: its answer was lost (a run cut short); say it again
+  const told = (data.put || []).filter((e) => s.put.has(tag(e)) && s.told && s.told[e.id]);
+  if (told.length && Date.now() - (s.toldAt || 0) > RESEND_MS / 3) {
+    s.toldAt = Date.now();
+    s.send("kept", {
+      kept: told.filter((e) => s.told[e.id] === true).map((e) => e.id),
+      failed: told.filter((e) => s.told[e.id] !== true).map((e) => ({ id: e.id, why: s.told[e.id] })),
+    });
+  }
   if (puts.length) {
-    puts.forEach((e) => { s.put.add(e.id + "/" + e.data.length + "/" + e.name); s.dropped.delete(e.id); });
+    puts.forEach((e) => { s.put.add(tag(e)); s.dropped.delete(e.id); if (s.told) delete s.told[e.id]; });
     then(async () => {
       const kept = [], failed = [];
       for (const e of puts) {
@@ -60,28 +70,38 @@ export default function (component) {
           failed.push({ id: e.id, why: "refused" });
         }
       }
+      s.told = s.told || {};
+      kept.forEach((id) => { s.told[id] = true; });
+      failed.forEach((f) => { s.told[f.id] = f.why; });
+      s.toldAt = Date.now();
       s.send("kept", { kept, failed });
     });
   }
-  if (data.load && s.queue === null) {  // a new session: what this browser kept
+  if (data.load && s.loaded !== data.load) {  // a new session (its mark): what this browser kept
+    s.loaded = data.load;
     s.queue = [];
+    s.waiting = null;
     then(async () => {
       s.queue = (await done((await store("readonly")).getAllKeys())).map(String);
     });
   }
   if (s.waiting !== null && (data.got || []).includes(s.waiting)) s.waiting = null;
-  then(async () => {  // one at a time: each is a message of up to ~21 MB
+  then(next);
+
+  // One at a time: each is a message of up to ~21 MB. A trigger can be lost (sent while another
+  // run is asked for): not answered in time, it is sent again, from here (the element is drawn
+  // again only when its data changes, so no later render may come to send it).
+  async function next() {
     if (s.waiting !== null || !s.queue || !s.queue.length) return;
-    const key = s.queue.shift();
+    const key = s.queue.shift(), mark = s.loaded;
     const entry = await done((await store("readonly")).get(key));
     s.waiting = key;
     s.send("back", { key, entry: entry || null, more: s.queue.length });
-    // A trigger sent while another run is asked for can be lost: not answered in time, send it again
     setTimeout(() => {
-      if (s.waiting !== key) return;
+      if (s.waiting !== key || s.loaded !== mark) return;
       s.waiting = null;
       s.queue.unshift(key);
-      s.send("again", Date.now());  // a run, whose render sends it
+      then(next);
     }, RESEND_MS);
-  });
+  }
 }
