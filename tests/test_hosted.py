@@ -325,6 +325,21 @@ def test_closing_while_a_call_waits_ends_the_call_at_once():
     assert not thread.is_alive() and outcome == ["it was removed"]
 
 
+def test_a_call_that_finds_its_child_closed_by_a_removal_says_it_was_removed():
+    """The end state of a race CI met: the call's thread sees its child die while another thread
+    removes the tokenizer, which has already closed the child's process object; the call ends
+    with the sentence (before: ValueError "process object is closed" from the thread)."""
+    engine, data, _ = _data("json-bytelevel")
+    tok = HostedTokenizer(engine, data, name="raced")
+    child = tok._box.child
+    assert child is not None and child.alive()
+    tok.close()  # ends the child and closes its process object
+    assert not child.alive()
+    with pytest.raises(TokenizerFailed) as info:
+        tok._died(child, building=False)
+    assert info.value.problem == "it was removed"
+
+
 def test_a_call_over_the_time_limit_is_stopped_with_a_sentence():
     engine, data, _ = _data("json-bytelevel")
     tok = HostedTokenizer(engine, data, name="slow", seconds=1)

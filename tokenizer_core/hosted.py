@@ -260,7 +260,10 @@ class _Child:
         return int(self.proc.pid or 0)
 
     def alive(self) -> bool:
-        return self.proc.exitcode is None
+        try:
+            return self.proc.exitcode is None
+        except ValueError:  # closed by another thread (the tokenizer removed meanwhile)
+            return False
 
     def stop(self) -> None:
         """End the process (asked first, then killed) and close the pipe; never raises."""
@@ -403,9 +406,15 @@ class HostedTokenizer(RemoteTokenizer):
                 raise TokenizerFailed(self._id(), f"it took more than {took} on this text, so it was stopped")
 
     def _died(self, child: _Child, building: bool) -> tuple:
+        if self._closed:  # removed by another thread, which ended (and closed) the child
+            self._box.stop()
+            raise TokenizerFailed(self._id(), "it was removed")
         with contextlib.suppress(Exception):
             child.proc.join(timeout=1)
-        code = child.proc.exitcode
+        try:
+            code = child.proc.exitcode
+        except ValueError:  # closed meanwhile: removed after the check above
+            code = None
         self._box.stop()
         if self._closed:
             raise TokenizerFailed(self._id(), "it was removed")
