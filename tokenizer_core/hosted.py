@@ -34,7 +34,7 @@ from typing import Any
 
 from .tokenizers.encoders import RemoteTokenizer, Tokenizer, TokenizerFailed, TokenizerInfo, engine_problem
 from .tokenizers.segments import Segment
-from .tokenizers.vocab import VocabularyError
+from .tokenizers.vocab import ServerBusy, VocabularyError
 
 KINDS = ("tiktoken", "hf")
 _POLL_SECONDS = 0.25
@@ -357,9 +357,7 @@ class HostedTokenizer(RemoteTokenizer):
             proc.start()
         except OSError:  # no process could be started (no memory, no process slots)
             here.close()
-            raise VocabularyError(
-                "the server could not start a process for it; try again in a minute"
-            ) from None
+            raise ServerBusy("the server could not start a process for it; try again in a minute") from None
         except BaseException:
             here.close()
             raise
@@ -423,7 +421,7 @@ class HostedTokenizer(RemoteTokenizer):
         if building:
             if memory:
                 raise VocabularyError(f"it needs more than {_size(self.memory_mb)} of memory to load")
-            raise VocabularyError("its checks stopped unexpectedly; try again, or use another file")
+            raise ServerBusy("its checks stopped unexpectedly; try again, or use another file")
         if memory:
             raise TokenizerFailed(
                 self._id(), f"it needed more than {_size(self.memory_mb)} of memory for this text"

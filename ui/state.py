@@ -60,14 +60,19 @@ def session_tokenizers() -> dict[str, Tokenizer]:
     return st.session_state.setdefault(_SESSION_KEY, {})
 
 
-def register_session_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
+def register_session_tokenizer(tokenizer: Tokenizer, *, into: dict | None = None) -> Tokenizer:
     """Make `tokenizer` available on every page for this session only; returns it.
 
     Names label metrics, chart bars and table columns, so a name that a built-in or another of
     this session's tokenizers already has gets a number ("o200k_base (2)"). The same file added
     again replaces the earlier one.
+
+    `into`: the session's tokenizers (`session_tokenizers()`) taken before a build that takes
+    seconds. A rerun asked for meanwhile (a keystroke, a click) starts at once in a thread of its
+    own, and Streamlit stops this run at its next use of `st.session_state`: registering through
+    the dict taken before, which is no such use, the built tokenizer is never lost to that stop.
     """
-    own = session_tokenizers()
+    own = session_tokenizers() if into is None else into
     old = own.pop(tokenizer.id, None)
     if old is not None and old is not tokenizer:
         close_tokenizer(old)

@@ -31,7 +31,7 @@ from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tikt
 
 from .jobs import run_in_worker
 from .live_text import live_text_area
-from .saved_tokenizers import forget_own_tokenizer, keep_own_tokenizer, not_kept_note, own_tokenizers_kept
+from .saved_tokenizers import adding, forget_own_tokenizer, not_kept_note, own_tokenizers_kept, to_keep
 from .state import (
     check_room_for_own_tokenizer,
     register_session_tokenizer,
@@ -269,11 +269,12 @@ def add_own_tokenizer(
     VocabularyError (the file's problem, in words) or JobError (the workers could not take it)."""
     name = name or file_name
     check_room_for_own_tokenizer()
+    own = session_tokenizers()  # taken before the build: see register_session_tokenizer
     if kind == "tiktoken":
         tok: Tokenizer = HostedTokenizer("tiktoken", data, name=name, pattern_id=pattern_id)
     else:
         tok = _read_hf_upload(data, name)
-    tok = register_session_tokenizer(tok)
+    tok = register_session_tokenizer(tok, into=own)
     pattern = f", pattern {escape_markdown(PATTERNS[pattern_id].label)}" if kind == "tiktoken" else ""
     return tok.id, (
         f"Added **{escape_markdown(tok.info.name)}** ({tok.n_vocab:,} tokens{pattern}). "
@@ -281,27 +282,39 @@ def add_own_tokenizer(
     )
 
 
+_SAID = "custom_tok_said"  # {"added" | "error": the sentence}, of the last "Add tokenizer"
+
+
 def _add_custom(kind: str) -> None:
-    """Callback: turn the uploaded file into a session tokenizer, or record the error."""
-    st.session_state.pop("custom_tok_error", None)
-    st.session_state.pop("custom_tok_added", None)
+    """Callback: turn the uploaded file into a session tokenizer, or record the error.
+
+    What it writes after the build goes to objects taken before it (see
+    ui.state.register_session_tokenizer): a click during the build stops this run at its next use
+    of `st.session_state`, and the tokenizer, its keeping in the browser and the sentence that
+    says so must not be lost to that stop."""
+    said = st.session_state.setdefault(_SAID, {})
+    said.clear()
     file = st.session_state.get("custom_tok_file")
     if file is None:
-        st.session_state["custom_tok_error"] = "Choose a file first."
+        said["error"] = "Choose a file first."
         return
     if vocabulary_file_problem(file.name, kind):
         return  # the box already says why the file is not a vocabulary
     data, name = file.getvalue(), st.session_state.get("custom_tok_name", "")
     pattern_id = st.session_state.get("custom_tok_pattern", "o200k")
+    keep, building = to_keep(), adding()
+    building.add("upload")
     try:
-        added, st.session_state["custom_tok_added"] = add_own_tokenizer(
+        added, said["added"] = add_own_tokenizer(
             kind, data, file_name=file.name, name=name, pattern_id=pattern_id
         )
     except (VocabularyError, JobError) as exc:
-        st.session_state["custom_tok_error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
+        said["error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
         return
+    finally:
+        building.discard("upload")
     if is_own_id(added):  # kept in the browser for a reload (ui/saved_tokenizers.py)
-        keep_own_tokenizer(KeptTokenizer(added, kind, data, file.name, name, pattern_id))
+        keep.append(KeptTokenizer(added, kind, data, file.name, name, pattern_id))
 
 
 def _remove_own(tokenizer_id: str) -> None:
@@ -404,9 +417,10 @@ def custom_tokenizer_sidebar() -> None:
                 )
         st.text_input("Name", key="custom_tok_name", persist_state="session", placeholder="e.g. my-model v2")
         st.button("Add tokenizer", key="custom_tok_add", on_click=_add_custom, args=(kind,))
-        if msg := st.session_state.get("custom_tok_error"):
+        said = st.session_state.get(_SAID, {})
+        if msg := said.get("error"):
             st.error(msg, icon=":material/error:")
-        if msg := st.session_state.get("custom_tok_added"):
+        if msg := said.get("added"):
             st.success(msg, icon=":material/check:")
         for tid, tok in list(session_tokenizers().items()):
             c1, c2 = st.columns([4, 1], vertical_alignment="center")

@@ -147,6 +147,33 @@ def test_a_new_session_adds_it_again_with_the_same_id_and_counts_and_the_page_fi
     assert "my gpt2" in " ".join(t.value for t in at.text)  # under its own name in the sidebar
 
 
+def test_a_choice_that_names_a_tokenizer_still_to_come_gets_the_ones_here_as_they_come(added):
+    """The workspace chose GPT-2's file and another of the user's own tokenizers that this browser
+    did not keep (too large, say): GPT-2's comes back, is chosen again at once, and the browser
+    is told so (it sends the next one only then). Before: the choice waited for both, for ever."""
+    tid, entry = added
+    never = "custom-0123456789abcdef"
+    at = _new()
+    at.session_state["page_work"] = json.dumps(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "page": "workspace",
+            "values": {"workspace_tokenizers": ["o200k_base", never, tid]},
+        }
+    )
+    at = _ok(at.run())
+    assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base"]
+    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
+    at = _ok(at.run())
+    assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base", tid]
+    assert tid in _component_data(at)["got"]
+    at.multiselect(key="workspace_tokenizers").set_value([tid])  # the user's change stands
+    at = _ok(at.run())
+    at = _ok(at.run())
+    assert at.multiselect(key="workspace_tokenizers").value == [tid]
+
+
 @pytest.mark.parametrize(
     "entry",
     [
@@ -221,3 +248,76 @@ def test_every_run_asks_the_browser_for_its_kept_tokenizers_with_the_sessions_ma
     at = _ok(at.run())
     assert _component_data(at)["load"] == mark and isinstance(mark, str) and len(mark) >= 8
     assert _component_data(_ok(_new().run()))["load"] != mark
+
+
+def _busy_for(monkeypatch, times: int) -> list[int]:
+    """The server cannot start a process for the next `times` tokenizers (as when it is out of
+    memory or of process slots for a moment: `Process.start` raises OSError); returns how many
+    starts were tried."""
+    import multiprocessing as mp
+
+    import tokenizer_core.hosted as hosted
+
+    tried = [0]
+    real = mp.get_context
+
+    def get_context(method=None):
+        ctx = real(method)
+
+        class Context:
+            def __getattr__(self, name):
+                return getattr(ctx, name)
+
+            def Process(self, *args, **kwargs):  # noqa: N802  (multiprocessing's name)
+                proc = ctx.Process(*args, **kwargs)
+
+                def busy_start():
+                    tried[0] += 1
+                    if tried[0] <= times:
+                        raise OSError(11, "Resource temporarily unavailable")
+                    del proc.start  # the process object is pickled for the child: its own start
+                    proc.start()
+
+                proc.start = busy_start
+                return proc
+
+        return Context()
+
+    monkeypatch.setattr(hosted.mp, "get_context", get_context)
+    return tried
+
+
+def test_a_tokenizer_the_server_was_too_busy_to_add_is_tried_again_when_the_browser_sends_it_again(
+    added, monkeypatch
+):
+    """Not noted as here, so the browser sends it again (10 s later), and that try adds it; no
+    note meanwhile (before: a toast, and never tried again)."""
+    tid, entry = added
+    tried = _busy_for(monkeypatch, 1)
+    at = _new()
+    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
+    at = _ok(at.run())
+    assert tried == [1] and _counts(at) == {}
+    assert tid not in _component_data(at)["got"] and not at.toast
+    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]  # the browser's resend
+    at = _ok(at.run())
+    assert tried == [2] and list(_counts(at)) == [tid]
+    assert tid in _component_data(at)["got"]
+
+
+def test_a_tokenizer_the_server_stays_too_busy_to_add_says_so_after_the_last_try(added, monkeypatch):
+    from ui.saved_tokenizers import TRIES
+
+    tid, entry = added
+    tried = _busy_for(monkeypatch, 99)
+    at = _new()
+    for n in range(1, TRIES + 1):
+        at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
+        at = _ok(at.run())
+        assert tried == [n] and _counts(at) == {}
+        assert (tid in _component_data(at)["got"]) == (n == TRIES)  # the browser sends the next one
+    (note,) = [t.value for t in at.toast]
+    assert note == (
+        "Your tokenizer my gpt2 was kept in this browser but could not be added again: the server "
+        "could not start a process for it; try again in a minute"
+    )

@@ -38,7 +38,7 @@ from .segments import Segment, token_count, unshared_boundaries
 from .textio import MAX_TEXT_BYTES, TEXT_EXTENSIONS, InputError, decode_text, load_sample
 from .uploads import tokenizer_from_hf_json, tokenizer_from_tiktoken_bytes
 from .view_data import TokenPane, token_view_data, view_payload
-from .vocab import VocabularyError, vocabulary_file_problem
+from .vocab import ServerBusy, VocabularyError, vocabulary_file_problem
 
 __all__ = [
     "builtin_infos",
@@ -76,5 +76,6 @@ __all__ = [
     "view_payload",
     "view_windows",
     "vocabulary_file_problem",
+    "ServerBusy",
     "VocabularyError",
 ]

@@ -26,6 +26,11 @@ class VocabularyError(ValueError):
     """A vocabulary file that cannot be used; the message says what is wrong and where."""
 
 
+class ServerBusy(VocabularyError):
+    """The file may well be fine: the server could not read it now (no process could be started
+    for it, or its process ended for no reason of the file's). Worth a try later."""
+
+
 # The file names each kind of vocabulary upload takes (the sidebar's "Format" choice).
 VOCABULARY_SUFFIXES = {"tiktoken": (".tiktoken", ".txt"), "hf": (".json",)}
 _KIND_WORDS = {"tiktoken": "a .tiktoken vocabulary", "hf": "a Hugging Face tokenizer.json"}

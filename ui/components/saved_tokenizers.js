@@ -1,7 +1,7 @@
 // A user's own tokenizers kept in this browser's IndexedDB (ui/saved_tokenizers.py): keeps the
 // files Python sends, removes those the user removed, and sends them back, one per message, in a
 // new session. Each entry: {id, kind, file_name, name, pattern, data (compressed, base64)}.
-const DB = "tokenizer-workbench", STORE = "own-tokenizers", RESEND_MS = 10000;
+const DB = "tokenizer-workbench", STORE = "own-tokenizers", RESEND_MS = 10000, POLL_MS = 1000;
 
 function opened() {
   return new Promise((resolve, reject) => {
@@ -87,6 +87,10 @@ export default function (component) {
   }
   if (s.waiting !== null && (data.got || []).includes(s.waiting)) s.waiting = null;
   then(next);
+  // A file is still being read by a run a newer one cut short (a click meanwhile): ask for a run a
+  // second later, so that what it adds reaches the page without waiting for the user's next click
+  clearTimeout(s.poll);
+  if (data.adding) s.poll = setTimeout(() => s.send("poll", Date.now()), POLL_MS);
 
   // One at a time: each is a message of up to ~21 MB. A trigger can be lost (sent while another
   // run is asked for): not answered in time, it is sent again, from here (the element is drawn
