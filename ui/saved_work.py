@@ -10,7 +10,10 @@ and restores it when the page is opened in a new session:
   here (a run cut short by the next never reaches the browser: Streamlit drops its messages);
   the browser reads once per session (`session_mark`) and sends it, again if no run says it
   came; Python checks it (tokenizer_core.saved_work: a corrupt, edited or old text is ignored
-  with a quiet note) and puts the values back in ``st.session_state``, then reruns.
+  with a quiet note) and puts the values back in ``st.session_state``, in a run that draws none
+  of the page, then asks the browser for the run that shows them. A run the browser asked for
+  before it had that answer (on a busy server, often) carries the page's old values, which
+  Streamlit would take over the restored ones: it restores again (`_guard_the_restore`).
 * After that, each run builds the page's snapshot (the values of `PAGES[page]`, plus what a page
   adds: the workspace's chat, versions and prices, the BPE model's merges) and sends it to the
   browser only when it changed (by its digest), at most MAX_BYTES; what does not fit is named.
@@ -24,7 +27,7 @@ and restores it when the page is opened in a new session:
 * A share link wins: a workspace opened on a link (not reloaded: the address bar of a reloaded
   workspace holds the user's own work) keeps the link's contents.
 * The user's own tokenizers are kept in the browser's IndexedDB (ui/saved_tokenizers.py); a
-  page's saved choice that names one still on its way is put back when it arrives (`awaiting`).
+  page's saved choice that names one still on its way is put back as it arrives (`awaiting`).
 * "Clear my saved work" (the sidebar) removes every page's saved work and every kept tokenizer
   from this browser.
 
@@ -50,6 +53,9 @@ _FIRST_DUE = "_tw_saved_first_due"  # the page whose first run is under way
 _LIGHT_DUE = "_tw_saved_light_due"  # (page, light values): put back after the page drew its work
 _LIGHT_NOW = "_tw_saved_light_now"  # the same, for the next run's start
 _PENDING = "_tw_saved_pending"  # (page, the browser's text): restored by the next run of the app
+_GUARD = "_tw_saved_guard"  # a restore not yet on screen: what it restored, the runs asked for since
+_APPLIED = "_tw_saved_applied"  # the run asked for that this run is (its ping)
+GUARD_RUNS = 3  # runs of the page as it was before a restore, each answered by restoring again
 
 # What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
 # uploads, data editors and components are never here: Streamlit refuses to have them set.
@@ -223,6 +229,7 @@ def apply_saved_work() -> None:
     """
     if st.session_state.get("_tw_own/awaiting"):
         put_back_awaiting()  # a choice that names a tokenizer which came back since
+    _guard_the_restore()
     if _LIGHT_NOW in st.session_state:
         # The light values go back one run after the rest: put back with the rest, a slider whose
         # range the restored work changes (the BPE step of a model of other size) came back at 0.
@@ -232,13 +239,37 @@ def apply_saved_work() -> None:
     if _PENDING not in st.session_state:
         return
     page, raw, *light = st.session_state.pop(_PENDING)
+    _restore_now(page, raw, light[0] if light else None)
+    st.session_state[_GUARD] = {"work": (page, raw, *light), "pings": [], "left": GUARD_RUNS}
+    _ask_for_a_run(heard=PREFIX + page)
+
+
+def _restore_now(page: str, raw: object, light: object) -> None:
     try:
-        notes = restore(page, raw, light[0] if light else None)
+        notes = restore(page, raw, light)
     except Exception:  # noqa: BLE001  (saved work must never stop a page)
         notes = ["the saved work could not be used"]
     if notes:
         st.session_state[_k(page, "notes")] = [f"Your saved work on this page: {n}." for n in notes[:3]]
-    _ask_for_a_run(heard=PREFIX + page)
+
+
+def _guard_the_restore() -> None:
+    """Between a restore and the run the browser asks for once it shows no widget of the page
+    (`_ask_for_a_run`), a run it asked for from the page as it was before can come (a click, a
+    timer, a message sent meanwhile: on a busy server, often). It carries that page's values, which
+    Streamlit takes over the restored ones: the page would show them, and write them over the
+    saved work. Such a run restores the work again and asks for the run again (at most
+    GUARD_RUNS times); the run asked for ends the guard."""
+    guard = st.session_state.get(_GUARD)
+    if guard is None:
+        return
+    if st.session_state.pop(_APPLIED, None) in guard["pings"] or guard["left"] <= 0:
+        del st.session_state[_GUARD]
+        return
+    guard["left"] -= 1
+    page, raw, *light = guard["work"]
+    _restore_now(page, raw, light[0] if light else None)
+    _ask_for_a_run()
 
 
 def _ask_for_a_run(heard: str | None = None) -> None:
@@ -246,8 +277,14 @@ def _ask_for_a_run(heard: str | None = None) -> None:
     browser stops sending it again)."""
     st.caption("Restoring your work...")
     data = {"ping": uuid.uuid4().hex[:8], "heard": heard}
-    _component(key="_tw_saved_apply", data=data, on_applied_change=lambda: None)
+    if _GUARD in st.session_state:
+        st.session_state[_GUARD]["pings"].append(data["ping"])
+    _component(key="_tw_saved_apply", data=data, on_applied_change=_on_applied)
     st.stop()
+
+
+def _on_applied() -> None:
+    st.session_state[_APPLIED] = (st.session_state.get("_tw_saved_apply") or {}).get("applied")
 
 
 def _on_resend(page: str) -> None:
