@@ -240,7 +240,18 @@ def apply_saved_work() -> None:
         return
     page, raw, *light = st.session_state.pop(_PENDING)
     _restore_now(page, raw, light[0] if light else None)
-    st.session_state[_GUARD] = {"work": (page, raw, *light), "pings": [], "left": GUARD_RUNS}
+    first = st.session_state.get(_k(page, "first")) or {}
+    changed = {  # by the restore: (the page's value before, the restored one)
+        key: (first[key], st.session_state[key])
+        for key in PAGES[page]
+        if key in first and key in st.session_state and st.session_state[key] != first[key]
+    }
+    st.session_state[_GUARD] = {
+        "work": (page, raw, *light),
+        "changed": changed,
+        "pings": [],
+        "left": GUARD_RUNS,
+    }
     _ask_for_a_run(heard=PREFIX + page)
 
 
@@ -258,13 +269,20 @@ def _guard_the_restore() -> None:
     (`_ask_for_a_run`), a run it asked for from the page as it was before can come (a click, a
     timer, a message sent meanwhile: on a busy server, often). It carries that page's values, which
     Streamlit takes over the restored ones: the page would show them, and write them over the
-    saved work. Such a run restores the work again and asks for the run again (at most
-    GUARD_RUNS times); the run asked for ends the guard."""
+    saved work. A run that finds a restored value back at the page's value before restores the
+    work again and asks for the run again (at most GUARD_RUNS times); the run asked for, with the
+    restored values in place, ends the guard."""
     guard = st.session_state.get(_GUARD)
     if guard is None:
         return
-    if st.session_state.pop(_APPLIED, None) in guard["pings"] or guard["left"] <= 0:
-        del st.session_state[_GUARD]
+    applied = st.session_state.pop(_APPLIED, None)
+    coming = st.session_state.get("_tw_own/awaiting", {})  # put back as own tokenizers come
+    undone = [
+        key for key, (before, _) in guard["changed"].items() if key not in coming and st.session_state.get(key) == before
+    ]  # fmt: skip
+    if not undone or guard["left"] <= 0:
+        if applied in guard["pings"] or guard["left"] <= 0:
+            del st.session_state[_GUARD]  # the browser shows the restored page
         return
     guard["left"] -= 1
     page, raw, *light = guard["work"]
