@@ -24,6 +24,7 @@ tokenizer_core.saved_work.unpack_tokenizer.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
 
@@ -247,8 +248,11 @@ def own_tokenizers_kept(add_own_tokenizer: Callable[..., tuple[str, str]]) -> No
     """Place the component that keeps the user's own tokenizers in the browser (every run, in
     the sidebar), and tell what was restored or could not be kept. `add_own_tokenizer`: the one
     add path (ui.widgets), which adds each tokenizer the browser sends back."""
-    for kept in _drained(st.session_state.get(_TO_KEEP)):
+    pending = st.session_state.get(_TO_KEEP) or []
+    for kept in list(pending):  # taken out once kept: a run cut short meanwhile leaves it for the next
         keep_own_tokenizer(kept)
+        with contextlib.suppress(ValueError):  # (a run in another thread took it out first)
+            pending.remove(kept)
     if st.session_state.get(_AWAITING):
         put_back_awaiting()  # tokenizers that came back, in this run's callback or a run cut short
     # `load` in every run, not the first only: a run cut short by the next never reaches the
