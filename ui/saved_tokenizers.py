@@ -261,7 +261,9 @@ def own_tokenizers_kept(add_own_tokenizer: Callable[..., tuple[str, str]]) -> No
     data["put"] = list(st.session_state.get(_PUT, {}).values())
     data["drop"] = st.session_state.get(_DROP, [])
     data["got"] = _here(session_tokenizers())
-    data["adding"] = bool(st.session_state.get(_BUILDING))
+    # new each run while an add is under way: the element's JavaScript runs again only when its
+    # data changes, and each run must ask for the next until the add is done
+    data["adding"] = uuid.uuid4().hex[:8] if st.session_state.get(_BUILDING) else None
     with st.sidebar:
         _component(
             key=_KEY, data=data,
