@@ -132,6 +132,11 @@ def awaiting(values: dict) -> dict:
     return out
 
 
+def still_coming() -> dict:
+    """The pages' saved choices waiting for own tokenizers still on their way, by key."""
+    return st.session_state.get(_AWAITING, {})
+
+
 def put_back_awaiting() -> None:
     """Put back the pages' saved choices as their own tokenizers come: a list with the ones here
     so far (in the saved order) each time one more has come, whole once all have. A tokenizer

@@ -43,7 +43,7 @@ import streamlit as st
 
 from tokenizer_core.saved_work import MAX_BYTES, digest, pack, unpack
 from ui.components import read
-from ui.saved_tokenizers import awaiting, clear_own_tokenizers, put_back_awaiting
+from ui.saved_tokenizers import awaiting, clear_own_tokenizers, put_back_awaiting, still_coming
 from ui.state import session_mark
 
 PREFIX = "tokenizer-workbench/"
@@ -227,7 +227,7 @@ def apply_saved_work() -> None:
     widgets that have a default; a run the browser asks for starts from them as from values the
     user set (a rerun asked for by the script itself would not).
     """
-    if st.session_state.get("_tw_own/awaiting"):
+    if still_coming():
         put_back_awaiting()  # a choice that names a tokenizer which came back since
     _guard_the_restore()
     if _LIGHT_NOW in st.session_state:
@@ -276,7 +276,7 @@ def _guard_the_restore() -> None:
     if guard is None:
         return
     applied = st.session_state.pop(_APPLIED, None)
-    coming = st.session_state.get("_tw_own/awaiting", {})  # put back as own tokenizers come
+    coming = still_coming()  # put back as own tokenizers come
     undone = [
         key for key, (before, _) in guard["changed"].items() if key not in coming and st.session_state.get(key) == before
     ]  # fmt: skip
