@@ -165,13 +165,18 @@ def test_openais_default_epochs(examples, epochs):
 def test_costs_at_the_standard_and_the_batch_rate():
     lines = batch_lines()
     r = count_dataset(jsonl(lines), ["gpt-4o", "llama-3.1-8b", "o200k_base"], name="b.jsonl", engine="local",
-                      tokens_per_minute=1_000)  # fmt: skip
+                      tokens_per_minute=1_000, output_tokens=55)  # fmt: skip
     g = r.model("gpt-4o")
     std, bat = g.cost("standard"), g.cost("batch")
     # gpt-4o: $2.50 / $10 per million tokens, the Batch API at half (genai-prices 0.2.3)
     assert std.input_usd == Decimal("2.5") * g.total / 1_000_000
-    assert g.output_tokens == sum(ln["body"]["max_tokens"] for ln in lines)
+    # the ceiling: every row's own max_tokens; the expectation: 55 a row, never over a row's max_tokens
+    assert g.output_ceiling == sum(ln["body"]["max_tokens"] for ln in lines)
+    assert g.output_tokens == sum(min(55, ln["body"]["max_tokens"]) for ln in lines) < g.output_ceiling
     assert std.output_usd == Decimal(10) * g.output_tokens / 1_000_000
+    assert std.ceiling_output_usd == Decimal(10) * g.output_ceiling / 1_000_000
+    assert std.ceiling_usd == std.input_usd + std.ceiling_output_usd > std.total_usd
+    assert std.as_of and std.provider == "openai"
     assert bat.input_usd * 2 == std.input_usd and bat.output_usd * 2 == std.output_usd
     assert g.minutes == (g.total + g.output_tokens) / 1_000
     assert r.model("llama-3.1-8b").cost("batch").total_usd is None
@@ -196,7 +201,7 @@ def test_exports_csv_and_parquet():
     assert from_spreadsheet_safe(rows[0]["id"]) == "=HYPERLINK(1)"
     assert [int(x["tokens"]) for x in rows[:3]] == r.per_model["gpt-4o"].tolist()
     table = pq.read_table(io.BytesIO(r.to_parquet()))
-    assert table.column_names == ["id", "line", "model", "tokens", "over_limit"]
+    assert table.column_names == ["id", "line", "model", "tokens", "over_limit", "problem"]
     assert table.column("id").to_pylist()[0] == "=HYPERLINK(1)"
     assert table.column("over_limit").to_pylist() == [x["over_limit"] == "yes" for x in rows]
     assert b"cost batch (USD)" in r.summary_csv()

@@ -81,7 +81,8 @@ def test_the_shape_can_be_chosen():
     assert detect("a.jsonl", data, shape="jsonl").text_fields == ("text",)
     with pytest.raises(DatasetError, match="Unknown shape"):
         detect("a.jsonl", data, shape="xml")
-    assert set(SHAPES) == {"batch", "finetune", "jsonl", "csv", "tsv", "parquet", "repository", "list"}
+    assert set(SHAPES) == {"batch", "gemini-batch", "mistral-batch", "anthropic-batch", "finetune", "jsonl", "csv",
+                           "tsv", "parquet", "repository", "list"}  # fmt: skip
 
 
 def test_bad_input_is_a_sentence():
@@ -90,6 +91,8 @@ def test_bad_input_is_a_sentence():
     with pytest.raises(DatasetError, match="looks like an archive"):
         detect("x.jsonl", repo_zip())
     d = detect(
-        "x.jsonl", b'{"custom_id": "a", "body": {}}\n{broken\n' + json.dumps({"custom_id": "b"}).encode()
+        "x.jsonl",
+        b'{"custom_id": "a", "url": "/v1/chat/completions", "body": {}}\n{broken\n'
+        + json.dumps({"custom_id": "b"}).encode(),
     )
     assert d.shape == "batch" and any("not valid JSON" in p for p in d.problems)

@@ -53,27 +53,19 @@ Lower level: plan_archive / read_files (archive), jsonl_tasks / table_tasks / re
 
 from .api import CountProgress, count_dataset
 from .archive import ArchivePlan, Skipped, plan_archive, read_files
+from .checks import Problem, Verdict
 from .count import Counted, CountKey, count_rows, count_task
 from .detect import SHAPES, Detected, detect, pasted
 from .engine import SCHEDULER_ENV, DaskEngine, Engine, InProcess, default_engine
 from .limits import MAX_ARCHIVE_ENTRIES, MAX_FILE_BYTES, MAX_SOURCE_BYTES, DatasetCancelled, DatasetError
-from .result import (
-    Cost,
-    DatasetResult,
-    FineTuning,
-    ModelSummary,
-    RepositoryFit,
-    RowRef,
-    default_epochs,
-    resolve_targets,
-    summarise,
-)
+from .reduce import resolve_targets, summarise
+from .result import Cost, DatasetResult, FineTuning, ModelSummary, Note, RepositoryFit, RowRef, default_epochs
 from .rows import Row, RowError, parse_lines
 from .sources import CHUNK_BYTES, Task, jsonl_tasks, repository_tasks, table_tasks
 
 __all__ = [
     "CHUNK_BYTES", "MAX_ARCHIVE_ENTRIES", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "SCHEDULER_ENV", "SHAPES",
-    "ArchivePlan", "Cost", "CountKey", "Counted", "DaskEngine", "DatasetCancelled", "DatasetError", "DatasetResult",
+    "ArchivePlan", "Cost", "Note", "Problem", "Verdict", "CountKey", "Counted", "DaskEngine", "DatasetCancelled", "DatasetError", "DatasetResult",
     "Detected", "Engine", "FineTuning", "InProcess", "ModelSummary", "CountProgress", "RepositoryFit", "Row", "RowError",
     "RowRef", "Skipped", "Task", "count_dataset", "count_rows", "count_task", "default_engine", "default_epochs",
     "detect", "jsonl_tasks", "parse_lines", "pasted", "plan_archive", "read_files", "repository_tasks",

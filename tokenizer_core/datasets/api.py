@@ -16,7 +16,8 @@ from .count import Counted, CountKey, count_task
 from .detect import Detected, Source, check_size, detect
 from .engine import Cancel, Engine, engine_for
 from .limits import DatasetCancelled, DatasetError
-from .result import DatasetResult, resolve_targets, summarise
+from .reduce import resolve_targets, summarise
+from .result import DatasetResult
 from .rows import CHAT_SHAPES
 from .sources import (
     CHUNK_BYTES,
@@ -64,7 +65,7 @@ def _name_of(source: Source, name: str | None) -> str:
 def _plan(name: str, source: Source, det: Detected, size: int, *, text_field: str | None, id_field: str | None,
           columns: Sequence[str] | None, id_column: str | None, chunk_bytes: int, archive: Mapping[str, bool]) -> _Plan:  # fmt: skip
     shape = det.shape
-    if shape in ("batch", "finetune", "jsonl", "list"):
+    if shape in (*CHAT_SHAPES, "jsonl", "list"):
         field = text_field or (det.text_fields[0] if det.text_fields else None)
         if shape == "jsonl" and not field:
             raise DatasetError("Choose the JSON field that holds the text to count.")
@@ -74,7 +75,7 @@ def _plan(name: str, source: Source, det: Detected, size: int, *, text_field: st
             tasks,
             size,
             "bytes",
-            size <= (SMALL_CHAT_BYTES if shape in ("batch", "finetune") else SMALL_BYTES),
+            size <= (SMALL_CHAT_BYTES if shape in CHAT_SHAPES else SMALL_BYTES),
         )
     if shape in ("csv", "tsv", "parquet"):
         cols = list(columns or det.text_fields)
@@ -101,8 +102,11 @@ def count_dataset(
     id_column: str | None = None,
     budget: int | None = None,
     output_tokens: int | None = None,
+    output_ratio: float | None = None,
     tokens_per_minute: int | None = None,
     training_price: Decimal | None = None,
+    epochs: int | None = None,
+    enqueued_limit: int | None = None,
     prices: Mapping[str, Rates] | None = None,
     honour_gitignore: bool = True,
     skip_vendored: bool = True,
@@ -119,9 +123,12 @@ def count_dataset(
     `source` is the data (bytes) or a path; `name` is its file name (the path's by default), which
     says what it is with its first bytes (see :func:`detect`; `shape` or `detected` decide instead).
     Options: `text_field` / `id_field` (JSON lines), `columns` / `id_column` (tables), `budget` (a
-    row limit besides each model's window), `output_tokens` (the expected output per row where a
-    row gives no max_tokens), `tokens_per_minute` (a rate limit: how long the set takes),
-    `training_price` (USD per million training tokens, fine-tuning), `prices` (``{"<model
+    row limit besides each model's window), the expected output (`output_tokens` a row, or
+    `output_ratio` of each row's max_tokens; the ceiling, at every row's max_tokens, is always
+    given), `tokens_per_minute` (a rate limit: how long the set takes), `enqueued_limit` (your
+    Batch queue's enqueued-token limit, checked against the file), `training_price` (USD per
+    million training tokens; OpenAI's list price by default) and `epochs` (0 or None: OpenAI's
+    default) for fine-tuning, `prices` (``{"<model
     id>:standard" | ":batch": Rates}`` replacing the price source's), the repository skips,
     `engine` ("auto", "local", "dask", an Engine or a distributed Client), `progress` (called
     with a :class:`CountProgress` after each task) and `cancel` (an Event: set it to stop; raises
@@ -159,8 +166,9 @@ def count_dataset(
             raise DatasetCancelled("The count was cancelled.")
     del started
     return summarise(name, det.shape, parts, targets, not_counted=not_counted, budget=budget,
-                     output_tokens=output_tokens, tokens_per_minute=tokens_per_minute,
-                     training_price=training_price, prices=prices, on=on)  # fmt: skip
+                     output_tokens=output_tokens, output_ratio=output_ratio, tokens_per_minute=tokens_per_minute,
+                     training_price=training_price, epochs=epochs, prices=prices, on=on, size=size,
+                     enqueued_limit=enqueued_limit)  # fmt: skip
 
 
 __all__ = ["CountProgress", "count_dataset"]

@@ -4,7 +4,7 @@
 * :func:`icicle_chart`: a repository's folders and files by tokens (an icicle: each level of
   folders is a band, each folder as wide as its share of the tokens).
 
-    >>> from tokenizer_core.datasets.result import folder_totals
+    >>> from tokenizer_core.datasets.reduce import folder_totals
     >>> [(n.path, n.depth) for n in icicle_nodes(["a/x.py", "a/y.py", "b.md"], [3, 1, 4])][:3]
     [('a', 0), ('b.md', 0), ('a/x.py', 1)]
 """

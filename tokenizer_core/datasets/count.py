@@ -22,6 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..catalog.images import ImagePart
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.registry import load_builtin
 from ..workspace.chat import count_request
@@ -45,8 +46,43 @@ class CountKey:
 
 
 @dataclass(slots=True)
+class Coded:
+    """A column of a few distinct strings, one a row, kept as codes into its values.
+
+    ``Coded.of(["gpt-4o", "gpt-4o", ""]).codes.tolist() -> [0, 0, 1]``
+    """
+
+    values: list[str]
+    codes: np.ndarray  # int32, an index into values per row
+
+    @classmethod
+    def of(cls, column: Sequence[str]) -> Coded:
+        index: dict[str, int] = {}
+        codes = np.fromiter((index.setdefault(v, len(index)) for v in column), np.int32, len(column))
+        return cls(list(index), codes)
+
+    @classmethod
+    def join(cls, parts: Sequence[Coded]) -> Coded:
+        """Columns one after another, with one list of values."""
+        index: dict[str, int] = {}
+        codes = []
+        for p in parts:
+            remap = np.fromiter((index.setdefault(v, len(index)) for v in p.values), np.int32, len(p.values))
+            codes.append(remap[p.codes] if len(p.codes) else p.codes)
+        return cls(list(index), np.concatenate(codes) if codes else np.zeros(0, np.int32))
+
+    def __getitem__(self, i: int) -> str:
+        return self.values[int(self.codes[i])]
+
+
+def _sparse(rows: Sequence[Row], attr: str) -> dict[int, tuple]:
+    return {i: v for i, r in enumerate(rows) if (v := getattr(r, attr))}
+
+
+@dataclass(slots=True)
 class Counted:
-    """A task's result: small arrays, one value per row, and what went wrong (capped)."""
+    """A task's result: small arrays, one value per row, and what went wrong (capped). What only
+    some rows have (images, parts not counted, problems) is kept by row index within the task."""
 
     index: int
     first_line: int
@@ -55,6 +91,15 @@ class Counted:
     chars: np.ndarray  # int64, characters counted
     max_tokens: np.ndarray  # int64, the row's own max_tokens (0: none given)
     tokens: dict[str, np.ndarray] = field(default_factory=dict)  # CountKey.key -> int64 (-1: not counted)
+    models: Coded = field(default_factory=lambda: Coded.of([]))  # the model each request names
+    urls: Coded = field(default_factory=lambda: Coded.of([]))  # OpenAI Batch: each request's endpoint
+    inputs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # embeddings: inputs a row
+    largest_input: dict[str, np.ndarray] = field(
+        default_factory=dict
+    )  # embeddings: its largest input's tokens
+    images: dict[int, tuple[ImagePart, ...]] = field(default_factory=dict)
+    notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    problems: dict[int, tuple[str, ...]] = field(default_factory=dict)
     trained: dict[str, np.ndarray] = field(default_factory=dict)  # fine-tuning: assistant tokens trained on
     weight0_messages: int = 0
     weight0_tokens: dict[str, int] = field(default_factory=dict)
@@ -139,8 +184,14 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
         lines=np.fromiter((r.line for r in rows), np.int64, n),
         chars=np.fromiter((len(r.text) + sum(len(m.content) for m in r.messages) for r in rows), np.int64, n),
         max_tokens=np.fromiter((r.max_tokens or 0 for r in rows), np.int64, n),
+        models=Coded.of([r.model for r in rows]), urls=Coded.of([r.url for r in rows]),
+        inputs=np.fromiter((len(r.inputs) for r in rows), np.int64, n),
+        images=_sparse(rows, "images"), notes=_sparse(rows, "notes"), problems=_sparse(rows, "problems"),
     )  # fmt: skip
-    text_idx = [i for i, r in enumerate(rows) if not r.chat]
+    if any(r.inputs for r in rows):
+        out.chars += np.fromiter((sum(len(t) for t in r.inputs) for r in rows), np.int64, n)
+    text_idx = [i for i, r in enumerate(rows) if not r.chat and not r.inputs]
+    input_idx = [i for i, r in enumerate(rows) if r.inputs]
     chat_idx = [i for i, r in enumerate(rows) if r.chat]
     by_tokenizer: dict[str, np.ndarray] = {}  # text rows' counts, once per tokenizer
     for key in keys:
@@ -152,6 +203,16 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
                     tok.count_many([rows[i].text for i in text_idx]), np.int64
                 )
             counts[text_idx] = by_tokenizer[key.tokenizer_id]
+        if input_idx:  # each input of an embeddings request on its own, as the API counts them
+            flat = tok.count_many([t for i in input_idx for t in rows[i].inputs])
+            largest = np.zeros(n, np.int64)
+            at = 0
+            for i in input_idx:
+                k = len(rows[i].inputs)
+                counts[i] = sum(flat[at : at + k])
+                largest[i] = max(flat[at : at + k])
+                at += k
+            out.largest_input[key.key] = largest
         if chat_idx and key.chat_format is None:
             counts[chat_idx] = tok.count_many([_chat_as_text(rows[i]) for i in chat_idx])
         elif chat_idx and key.chat_format is not None:
@@ -165,7 +226,7 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
                 except (ChatRenderError, KeyError, ValueError, TypeError) as exc:
                     out.error_count += 1
                     if len(out.errors) < MAX_ERRORS_LISTED:
-                        out.errors.append(RowError(row.line, row.id, f"{key.key}: {_problem(exc)}"))
+                        out.errors.append(RowError(row.line, row.id, f"{key.key}: {_problem(exc)}", "count"))
                     continue
                 counts[i] = rc.total
                 if trained is not None and row.weights:
@@ -203,4 +264,13 @@ def count_task(task: Task, keys: Sequence[CountKey]) -> Counted:
     return out
 
 
-__all__ = ["CountKey", "Counted", "RememberedCounts", "count_rows", "count_task", "remembering", "tokenizer"]
+__all__ = [
+    "Coded",
+    "CountKey",
+    "Counted",
+    "RememberedCounts",
+    "count_rows",
+    "count_task",
+    "remembering",
+    "tokenizer",
+]

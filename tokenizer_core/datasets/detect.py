@@ -17,12 +17,15 @@ from typing import Any
 
 from .archive import archive_kind, plan_archive
 from .limits import MAX_SOURCE_BYTES, DatasetError, mb
-from .rows import BATCH_KEYS, parse_lines, split_lines
+from .rows import BATCH_KEYS, CHAT_SHAPES, parse_lines, split_lines
 
 Source = bytes | str | os.PathLike[str]
 
 SHAPES: dict[str, str] = {
     "batch": "OpenAI Batch requests",
+    "gemini-batch": "Gemini batch requests",
+    "mistral-batch": "Mistral batch requests",
+    "anthropic-batch": "Anthropic Message Batches requests",
     "finetune": "Chat fine-tuning examples",
     "jsonl": "JSON lines (a text field)",
     "csv": "CSV table",
@@ -84,8 +87,16 @@ def _json_shape(objs: Sequence[object]) -> str:
     dicts = [o for o in objs if isinstance(o, dict)]
     if not dicts:
         return "list"
-    if sum(all(k in o for k in ("custom_id", "body")) for o in dicts) * 2 >= len(dicts):
-        return "batch"
+
+    def most(*keys: str) -> bool:
+        return sum(all(k in o for k in keys) for o in dicts) * 2 >= len(dicts)
+
+    if most("custom_id", "body"):  # OpenAI's lines say where they go; Mistral's do not
+        return "batch" if most("url") or most("method") else "mistral-batch"
+    if most("custom_id", "params"):
+        return "anthropic-batch"
+    if most("key", "request"):
+        return "gemini-batch"
     if sum(isinstance(o.get("messages"), list) for o in dicts) * 2 >= len(dicts):
         return "finetune"
     return "jsonl"
@@ -135,7 +146,7 @@ def _detect_lines(name: str, head: bytes, size: int, forced: str | None) -> Dete
     sample = tuple(dicts[:SAMPLE_ROWS]) if shape != "list" else tuple(
         {"text": ln.decode("utf-8", "replace")} for ln in lines[:SAMPLE_ROWS])  # fmt: skip
     names, text_field = _text_fields(dicts)
-    if shape in ("batch", "finetune"):
+    if shape in CHAT_SHAPES:
         rows, errors = parse_lines(lines, shape=shape, first_line=1)
         problems += [e.text() for e in errors[:5]]
         if shape == "batch":
@@ -152,7 +163,8 @@ def _detect_lines(name: str, head: bytes, size: int, forced: str | None) -> Dete
             )
             if unknown:
                 problems.append(f"Keys a fine-tuning example does not have: {', '.join(unknown[:8])}.")
-        return Detected(name, shape, size, sample, names, (), "custom_id" if shape == "batch" else None,
+        ids = {"gemini-batch": "key", "finetune": None}
+        return Detected(name, shape, size, sample, names, (), ids.get(shape, "custom_id"),
                         tuple(problems))  # fmt: skip
     if shape == "jsonl":
         if text_field is None:

@@ -14,18 +14,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..catalog.images import ImagePart, image_part
 from ..workspace.formats import Message
 from . import limits
 
-CHAT_SHAPES = ("batch", "finetune")
+CHAT_SHAPES = ("batch", "finetune", "gemini-batch", "mistral-batch", "anthropic-batch")
 BATCH_KEYS = ("custom_id", "method", "url", "body")
+# OpenAI Batch: the endpoints a batch may call (the Batch guide, "Create batch" in the API reference)
+BATCH_ENDPOINTS = (
+    "/v1/responses",
+    "/v1/chat/completions",
+    "/v1/embeddings",
+    "/v1/completions",
+    "/v1/moderations",
+)
+# OpenAI embeddings (API reference, "Create embeddings"): inputs per request
+MAX_EMBEDDING_INPUTS = 2_048
+# OpenAI fine-tuning (the fine-tuning guide and its data-preparation notebook): what an example
+# and a message may hold
+FINE_TUNING_KEYS = frozenset({"messages", "tools", "functions", "parallel_tool_calls"})
+FINE_TUNING_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+MESSAGE_KEYS = frozenset({"role", "content", "name", "function_call", "tool_calls", "tool_call_id", "weight",
+                          "refusal"})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One counted unit. Chat rows have `messages` (and maybe `tools`); text rows have `text`."""
+    """One counted unit. Chat rows have `messages` (and maybe `tools`); text rows have `text`;
+    an embeddings request has `inputs`, each counted on its own."""
 
     id: str
     line: int  # 1-based line (JSONL), row (tables) or 0 (repository files)
@@ -34,6 +52,13 @@ class Row:
     tools: tuple[dict, ...] = ()
     max_tokens: int | None = None  # the row's own max_tokens / max_completion_tokens
     weights: tuple[int, ...] = ()  # fine-tuning: per message, 1 trained on, 0 not (assistant only)
+    model: str = ""  # the model the request names ("": none)
+    url: str = ""  # OpenAI Batch: the endpoint; other files: ""
+    method: str = ""
+    inputs: tuple[str, ...] = ()  # an embeddings request's inputs
+    images: tuple[ImagePart, ...] = ()  # images in the request (counted per model by its maker's rule)
+    notes: tuple[str, ...] = ()  # parts of the request that are not counted, and why
+    problems: tuple[str, ...] = ()  # what the provider would refuse in this row (found when reading it)
 
     @property
     def chat(self) -> bool:
@@ -47,15 +72,55 @@ class RowError:
     line: int
     id: str
     problem: str
+    stage: str = (
+        "read"  # "read": the provider would refuse the line too; "count": this app could not count it
+    )
 
     def text(self) -> str:
         where = f"line {self.line:,}" if self.line else self.id
         return f"{where}: {self.problem}"
 
 
-def _content_text(content: object) -> str | None:
-    """A message's text: a string, or the text parts of a list of content parts (images are not
-    text and are not counted). None: not a message content."""
+@dataclass(slots=True)
+class _Parts:
+    """What a message's content holds besides text: images, and parts not counted."""
+
+    images: list[ImagePart]
+    notes: list[str]
+
+
+AUDIO_NOTE = "an audio part is not counted: its tokens depend on the sound's length, which is not read here"
+FILE_NOTE = (
+    "a file part (such as a PDF) is not counted: the provider counts the text and page images it extracts"
+)
+SCHEMA_NOTE = (
+    "the response format's JSON schema is not counted: OpenAI documents no rule for how a schema is counted"
+)
+
+
+def _part_text(part: dict, parts: _Parts) -> str:
+    """The text of one content part; images and parts not counted go to `parts`."""
+    kind = part.get("type")
+    image = image_part(part)
+    if image is not None:
+        parts.images.append(image)
+        return ""
+    if isinstance(part.get("text"), str):
+        return part["text"]
+    if isinstance(part.get("refusal"), str):
+        return part["refusal"]
+    if kind in ("input_audio", "audio") or "input_audio" in part:
+        parts.notes.append(AUDIO_NOTE)
+    elif kind in ("file", "input_file") or "file" in part:
+        parts.notes.append(FILE_NOTE)
+    else:
+        parts.notes.append(f"a part of type {str(kind)[:40]!r} is not counted: no rule for it is known here")
+    return ""
+
+
+def _content_text(content: object, parts: _Parts) -> str | None:
+    """A message's text: a string, or the text of a list of content parts (images and parts not
+    counted are collected in `parts`). None: not a message content."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -65,39 +130,59 @@ def _content_text(content: object) -> str | None:
         for part in content:
             if isinstance(part, str):
                 texts.append(part)
-            elif isinstance(part, dict) and isinstance(part.get("text"), str):
-                texts.append(part["text"])
+            elif isinstance(part, dict):
+                texts.append(_part_text(part, parts))
         return "".join(texts)
     return None
 
 
-def _messages(items: object, *, fine_tuning: bool) -> tuple[tuple[Message, ...], tuple[int, ...]] | str:
-    """Messages (and their weights) from a JSON list, or a sentence saying what is wrong."""
+@dataclass(frozen=True, slots=True)
+class _Chat:
+    messages: tuple[Message, ...]
+    weights: tuple[int, ...]
+    images: tuple[ImagePart, ...]
+    notes: tuple[str, ...]
+
+
+def _messages(items: object, *, fine_tuning: bool) -> _Chat | str:
+    """Messages (and their weights, images and parts not counted) from a JSON list, or a sentence
+    saying what is wrong. Fine-tuning examples are held to OpenAI's format checks."""
     if not isinstance(items, list) or not items:
         return 'it has no "messages" list'
     out, weights = [], []
+    parts = _Parts([], [])
     for n, m in enumerate(items, start=1):
         if not isinstance(m, dict):
             return f"message {n} is not an object"
         role = m.get("role")
         if not isinstance(role, str) or not role:
             return f'message {n} has no "role"'
-        text = _content_text(m.get("content"))
+        if fine_tuning:
+            if role not in FINE_TUNING_ROLES:
+                return f'message {n} has the role "{role[:40]}", which fine-tuning does not take'
+            unknown = sorted(k for k in m if k not in MESSAGE_KEYS)
+            if unknown:
+                return f"message {n} has keys a message does not have: {', '.join(unknown[:5])}"
+        text = _content_text(m.get("content"), parts)
         if text is None:
             return f'message {n} has a "content" that is neither text nor a list of parts'
         calls = m.get("tool_calls") or m.get("function_call")
         if calls:  # an assistant's tool calls are sent back as their JSON
             text += json.dumps(calls, ensure_ascii=False)
+        if fine_tuning and "content" not in m and not calls:
+            return f'message {n} ({role}) has no "content"'
         if not text and not calls and role != "assistant" and fine_tuning:
             return f'message {n} ({role}) has no "content"'
         weight = m.get("weight", 1)
+        if "weight" in m and fine_tuning and role != "assistant":
+            return f'message {n} ({role}) has a "weight": only assistant messages take one'
         if weight not in (0, 1) or isinstance(weight, bool):
             return f'message {n} has a "weight" of {weight!r}: use 0 or 1'
         out.append(Message(role, text))
         weights.append(int(weight))
     if fine_tuning and not any(m.role == "assistant" for m in out):
         return "it has no assistant message: a fine-tuning example needs one to train on"
-    return tuple(out), tuple(weights)
+    return _Chat(tuple(out), tuple(weights), tuple(parts.images), tuple(dict.fromkeys(parts.notes)))
 
 
 def _tools(value: object) -> tuple[dict, ...] | str:
@@ -112,47 +197,209 @@ def _positive_int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
+def _max_tokens(body: dict) -> int | None:
+    """The output ceiling a request sets, under any of its endpoints' names for it."""
+    for key in ("max_completion_tokens", "max_tokens", "max_output_tokens"):
+        n = _positive_int(body.get(key))
+        if n:
+            return n
+    return None
+
+
+def _schema_notes(body: dict) -> list[str]:
+    fmt = body.get("response_format")
+    text_format = body.get("text", {}).get("format") if isinstance(body.get("text"), dict) else None
+    for f in (fmt, text_format):
+        if isinstance(f, dict) and f.get("type") == "json_schema":
+            return [SCHEMA_NOTE]
+    return []
+
+
+def _embedding_inputs(value: object) -> tuple[str, ...] | str:
+    texts = [value] if isinstance(value, str) else value
+    if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
+        return 'an embeddings request needs "input" as a text or a list of texts'
+    return tuple(texts)
+
+
+def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems: list[str]) -> Row | str:
+    """A row from a request body of OpenAI's endpoints (chat completions, responses, embeddings,
+    completions), or what is wrong with it."""
+    model = body["model"] if isinstance(body.get("model"), str) else ""
+    base = Row(rid, line, model=model, url=url, method=method, max_tokens=_max_tokens(body))
+    if url.endswith("/embeddings"):
+        inputs = _embedding_inputs(body.get("input"))
+        if isinstance(inputs, str):
+            return inputs
+        if len(inputs) > MAX_EMBEDDING_INPUTS:
+            problems.append(f"it has {len(inputs):,} inputs; an embeddings request takes at most "
+                            f"{MAX_EMBEDDING_INPUTS:,}")  # fmt: skip
+        return replace(base, inputs=inputs, problems=tuple(problems))
+    if url.endswith(("/completions", "/moderations")) and "messages" not in body:
+        prompt = body.get("prompt" if url.endswith("/completions") else "input")
+        texts = [prompt] if isinstance(prompt, str) else prompt
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            return 'a completions request needs "prompt" as a text or a list of texts'
+        return replace(base, text="".join(texts), problems=tuple(problems))
+    if "messages" not in body and "input" in body:  # /v1/responses
+        inp = body["input"]
+        items = [{"role": "user", "content": inp}] if isinstance(inp, str) else inp
+        if isinstance(items, list):
+            items = [{"role": "user", **i} if isinstance(i, dict) and "role" not in i and "content" in i else i
+                     for i in items]  # fmt: skip
+        if isinstance(body.get("instructions"), str) and isinstance(items, list):
+            items = [{"role": "developer", "content": body["instructions"]}, *items]
+    else:
+        items = body.get("messages")
+    chat = _messages(items, fine_tuning=False)
+    if isinstance(chat, str):
+        return chat
+    tools = _tools(body.get("tools"))
+    if isinstance(tools, str):
+        return tools
+    notes = tuple(dict.fromkeys([*chat.notes, *_schema_notes(body)]))
+    return replace(base, messages=chat.messages, tools=tools, images=chat.images, notes=notes,
+                   problems=tuple(problems))  # fmt: skip
+
+
 def batch_row(obj: dict, line: int) -> Row | str:
-    """A row from one OpenAI Batch request line, or what is wrong with it."""
+    """A row from one OpenAI Batch request line, or what is wrong with it. What the Batch API would
+    refuse in a row it can still count (no custom_id, a method or endpoint it does not take) is
+    kept in the row's `problems`."""
     cid = obj.get("custom_id")
     rid = str(cid) if cid is not None else f"line {line}"
     body = obj.get("body")
     if not isinstance(body, dict):
         return 'it has no "body" object'
-    max_tokens = _positive_int(body.get("max_completion_tokens")) or _positive_int(body.get("max_tokens"))
-    max_tokens = max_tokens or _positive_int(body.get("max_output_tokens"))
-    url = str(obj.get("url", ""))
-    if "embeddings" in url:
-        value = body.get("input")
-        texts = [value] if isinstance(value, str) else value
-        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            return 'an embeddings request needs "input" as text or a list of texts'
-        return Row(rid, line, text="\n".join(texts))
-    if "messages" not in body and "input" in body:  # /v1/responses
-        inp = body["input"]
-        items = [{"role": "user", "content": inp}] if isinstance(inp, str) else inp
-        if isinstance(body.get("instructions"), str) and isinstance(items, list):
-            items = [{"role": "developer", "content": body["instructions"]}, *items]
-    else:
-        items = body.get("messages")
-    msgs = _messages(items, fine_tuning=False)
-    if isinstance(msgs, str):
-        return msgs
-    tools = _tools(body.get("tools"))
-    if isinstance(tools, str):
-        return tools
-    return Row(rid, line, messages=msgs[0], tools=tools, max_tokens=max_tokens)
+    problems = []
+    if not isinstance(cid, str) or not cid:
+        problems.append('it has no "custom_id" (every request needs one, unique in the file)')
+    method = obj.get("method")
+    if method != "POST":
+        problems.append(f'its "method" is {method!r}; a Batch request is "POST"')
+    url = obj.get("url")
+    if url not in BATCH_ENDPOINTS:
+        problems.append(
+            f'its "url" {str(url)[:60]!r} is not an endpoint a batch takes ({", ".join(BATCH_ENDPOINTS)})'
+        )
+    if not isinstance(body.get("model"), str) or not body.get("model"):
+        problems.append('its body names no "model"')
+    return _request(rid, line, body, url=str(url or ""), method=str(method or ""), problems=problems)
+
+
+def mistral_batch_row(obj: dict, line: int) -> Row | str:
+    """A row of a Mistral batch file: ``{"custom_id", "body": {"messages", "max_tokens"}}``
+    (the model is chosen when the job is created, not per line)."""
+    cid = obj.get("custom_id")
+    rid = str(cid) if cid is not None else f"line {line}"
+    body = obj.get("body")
+    if not isinstance(body, dict):
+        return 'it has no "body" object'
+    problems = [] if isinstance(cid, str) and cid else ['it has no "custom_id"']
+    return _request(rid, line, body, url="", method="", problems=problems)
+
+
+def _gemini_parts(parts: object, images: list[ImagePart], notes: list[str]) -> str | None:
+    if not isinstance(parts, list):
+        return None
+    texts = []
+    for p in parts:
+        if not isinstance(p, dict):
+            return None
+        image = image_part(p)
+        if image is not None:
+            images.append(image)
+        elif isinstance(p.get("text"), str):
+            texts.append(p["text"])
+        else:
+            kind = next(iter(p), "?")
+            notes.append(
+                f"a part of kind {str(kind)[:40]!r} is not counted: only text and images are counted here"
+            )
+    return "".join(texts)
+
+
+def gemini_batch_row(obj: dict, line: int) -> Row | str:
+    """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}``."""
+    key = obj.get("key")
+    rid = str(key) if key is not None else f"line {line}"
+    req = obj.get("request")
+    if not isinstance(req, dict):
+        return 'it has no "request" object'
+    contents = req.get("contents")
+    if not isinstance(contents, list) or not contents:
+        return 'its request has no "contents" list'
+    images: list[ImagePart] = []
+    notes: list[str] = []
+    messages = []
+    system = req.get("systemInstruction", req.get("system_instruction"))
+    if isinstance(system, dict):
+        text = _gemini_parts(system.get("parts"), images, notes)
+        if text is None:
+            return 'its "systemInstruction" has no "parts" list'
+        messages.append(Message("system", text))
+    for n, c in enumerate(contents, start=1):
+        if not isinstance(c, dict):
+            return f"content {n} is not an object"
+        text = _gemini_parts(c.get("parts"), images, notes)
+        if text is None:
+            return f'content {n} has no "parts" list of objects'
+        role = "assistant" if c.get("role") == "model" else "user"
+        messages.append(Message(role, text))
+    config = req.get("generationConfig", req.get("generation_config"))
+    max_tokens = _positive_int(config.get("maxOutputTokens", config.get("max_output_tokens"))) if isinstance(
+        config, dict) else None  # fmt: skip
+    problems = [] if key is not None else ['it has no "key"']
+    return Row(rid, line, messages=tuple(messages), max_tokens=max_tokens, images=tuple(images),
+               notes=tuple(dict.fromkeys(notes)), problems=tuple(problems))  # fmt: skip
+
+
+def anthropic_batch_row(obj: dict, line: int) -> Row | str:
+    """A row of an Anthropic Message Batches file: ``{"custom_id", "params": {"model", "max_tokens",
+    "messages"}}``, checked for its structure (no public tokenizer counts it)."""
+    cid = obj.get("custom_id")
+    rid = str(cid) if cid is not None else f"line {line}"
+    params = obj.get("params")
+    if not isinstance(params, dict):
+        return 'it has no "params" object'
+    problems = []
+    if not isinstance(cid, str) or not cid:
+        problems.append('it has no "custom_id"')
+    if not isinstance(params.get("model"), str):
+        problems.append('its params name no "model"')
+    if _positive_int(params.get("max_tokens")) is None:
+        problems.append('its params have no "max_tokens" (Anthropic requires it)')
+    chat = _messages(params.get("messages"), fine_tuning=False)
+    if isinstance(chat, str):
+        return chat
+    system = params.get("system")
+    messages = chat.messages
+    if isinstance(system, str):
+        messages = (Message("system", system), *messages)
+    return Row(rid, line, messages=messages, max_tokens=_positive_int(params.get("max_tokens")),
+               model=str(params.get("model") or ""), images=chat.images, notes=chat.notes,
+               problems=tuple(problems))  # fmt: skip
 
 
 def finetune_row(obj: dict, line: int) -> Row | str:
-    """A row from one chat fine-tuning example, or what is wrong with it."""
-    msgs = _messages(obj.get("messages"), fine_tuning=True)
-    if isinstance(msgs, str):
-        return msgs
+    """A row from one chat fine-tuning example, or what is wrong with it (OpenAI's format checks)."""
+    unknown = sorted(k for k in obj if k not in FINE_TUNING_KEYS)
+    if unknown:
+        return f"it has keys a fine-tuning example does not have: {', '.join(unknown[:5])}"
+    chat = _messages(obj.get("messages"), fine_tuning=True)
+    if isinstance(chat, str):
+        return chat
     tools = _tools(obj.get("tools", obj.get("functions")))
     if isinstance(tools, str):
         return tools
-    return Row(f"line {line}", line, messages=msgs[0], tools=tools, weights=msgs[1])
+    return Row(f"line {line}", line, messages=chat.messages, tools=tools, weights=chat.weights,
+               images=chat.images, notes=chat.notes)  # fmt: skip
+
+
+ROW_READERS = {
+    "batch": batch_row, "finetune": finetune_row, "gemini-batch": gemini_batch_row,
+    "mistral-batch": mistral_batch_row, "anthropic-batch": anthropic_batch_row,
+}  # fmt: skip
 
 
 def text_row(obj: object, line: int, field: str, id_field: str | None) -> Row | str:
@@ -197,10 +444,8 @@ def parse_lines(
             continue
         if shape in CHAT_SHAPES and not isinstance(obj, dict):
             got: Row | str = "it is not a JSON object"
-        elif shape == "batch":
-            got = batch_row(obj, n)
-        elif shape == "finetune":
-            got = finetune_row(obj, n)
+        elif shape in ROW_READERS:
+            got = ROW_READERS[shape](obj, n)
         else:
             got = text_row(obj, n, text_field, id_field)
         if isinstance(got, str):
@@ -234,6 +479,7 @@ def table_rows(
 
 
 __all__ = [
-    "BATCH_KEYS", "CHAT_SHAPES", "Row", "RowError", "batch_row", "finetune_row", "parse_lines", "split_lines",
-    "table_rows", "text_row",
+    "BATCH_ENDPOINTS", "BATCH_KEYS", "CHAT_SHAPES", "MAX_EMBEDDING_INPUTS", "ROW_READERS", "Row", "RowError",
+    "anthropic_batch_row", "batch_row", "finetune_row", "gemini_batch_row", "mistral_batch_row", "parse_lines",
+    "split_lines", "table_rows", "text_row",
 ]  # fmt: skip

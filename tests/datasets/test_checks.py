@@ -1,0 +1,249 @@
+"""A job judged before it is sent: the provider's rules on real-format files, the verdict first,
+then each problem, and the per-row `problem` column. The rules come from the providers' documents
+(docs/preflight-rules.md); token figures from tiktoken directly."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from tests.datasets.samples import batch_lines, finetune_lines, jsonl
+from tests.references import stock_tiktoken
+from tokenizer_core.datasets import count_dataset, detect
+from tokenizer_core.datasets.checks import Problem, catalog_model
+
+
+@pytest.fixture(scope="module")
+def cl100k(tmp_path_factory):
+    return stock_tiktoken(tmp_path_factory.mktemp("tiktoken"))["cl100k_base"]
+
+
+def _batch(n: int = 12, **body: object) -> list[dict]:
+    lines = batch_lines(n)
+    for ln in lines:
+        ln["body"].update(body)
+    return lines
+
+
+def _count(lines: list[dict], models: list[str], **options: object):
+    return count_dataset(jsonl(lines), models, name="batch.jsonl", engine="local", **options)
+
+
+def test_a_clean_batch_file_is_accepted_and_names_its_model():
+    r = _count(_batch(), ["gpt-4o-mini", "gpt-4o"])
+    assert r.verdict is not None and r.verdict.accepted
+    assert r.verdict.headline == "OpenAI would accept this file"
+    assert r.file_models == (("gpt-4o-mini", 12),)
+    assert r.model("gpt-4o-mini").in_file and not r.model("gpt-4o").in_file
+    assert set(r.per_row().column("problem").to_pylist()) == {""}
+
+
+def test_a_file_with_each_kind_of_problem_is_rejected_with_every_row_flagged():
+    lines = _batch(8)
+    lines[3]["custom_id"] = lines[1]["custom_id"]  # a repeated id: the repeat is flagged, not the first
+    lines[4]["body"]["model"] = "gpt-4.1"  # a second model
+    lines[5]["method"] = "GET"
+    lines[6]["body"]["max_tokens"] = 100_000  # over gpt-4o-mini's output limit of 16,384
+    data = jsonl(lines, extra=["{not json"])
+    r = count_dataset(data, ["gpt-4o-mini"], name="batch.jsonl", engine="local")
+    v = r.verdict
+    assert not v.accepted and v.headline.startswith("OpenAI would reject it: ")
+    texts = [p.sentence() for p in v.problems]
+    assert any(t.startswith("line 4 (request-2): its id repeats line 2's") for t in texts)
+    assert not any(t.startswith("line 2 ") for t in texts)
+    assert any("line 5 (request-5): its model is gpt-4.1, while the file's other requests use gpt-4o-mini" in t
+               for t in texts)  # fmt: skip
+    assert any(t.startswith("line 6 (request-6): its \"method\" is 'GET'") for t in texts)
+    assert any(t.startswith("line 9: not valid JSON") for t in texts)
+    assert any("more than one model" in t for t in texts)
+    assert "line 7 (request-7): its max_tokens of 100,000 is over the model's output limit of 16,384" in texts
+    # rejects before fails, each counted
+    assert [p.severity for p in v.problems] == sorted((p.severity for p in v.problems), key=["reject", "fail",
+                                                       "warn"].index)  # fmt: skip
+    assert v.rejects == 5 and v.fails == 1  # two file-level, the repeat, the second model, GET, the bad line
+    problems = dict(zip(r.ids, r.problems("gpt-4o-mini")))
+    assert problems["request-1"] == "" and problems["request-8"] == ""
+    assert "repeats" in problems["request-2"] or "repeats" in r.problems("gpt-4o-mini")[3]
+    assert "output limit" in problems["request-7"]
+    rows = list(csv.DictReader(io.StringIO(r.to_csv().decode())))
+    assert rows[4]["problem"].startswith("its model is gpt-4.1") and rows[0]["problem"] == ""
+
+
+def test_input_plus_max_tokens_is_checked_against_the_window():
+    lines = _batch(2)
+    big = (
+        "word " * 126_000
+    )  # about 126,000 tokens: under gpt-4o's 128,000 window alone, over it with 5,000 more
+    lines[0]["body"]["messages"][1]["content"] = big
+    lines[0]["body"]["max_tokens"] = 5_000
+    for ln in lines:
+        ln["body"]["model"] = "gpt-4o"
+    r = _count(lines, ["gpt-4o"], shape="batch")  # (a first line this long is detected too: test_detect)
+    g = r.model("gpt-4o")
+    assert g.total < 128_000 and r.per_model["gpt-4o"][0] + 5_000 > 128_000
+    assert r.verdict.fails == 1 and r.verdict.rejects == 0
+    assert r.verdict.headline == "OpenAI would accept this file, but 1 request would fail"
+    assert "max_tokens of 5,000 are over the 128,000-token window" in r.problems("gpt-4o")[0]
+    assert g.over == 1
+
+
+def test_the_enqueued_token_limit_is_the_users_number():
+    r = _count(_batch(), ["gpt-4o-mini"], enqueued_limit=100)
+    assert not r.verdict.accepted
+    assert any("over your enqueued-token limit of 100" in p.text for p in r.verdict.problems)
+    r = _count(_batch(), ["gpt-4o-mini"])
+    assert r.verdict.accepted and any("enqueued-token limit" in u for u in r.verdict.unchecked)
+
+
+def test_without_the_files_model_the_limits_are_said_unchecked():
+    r = _count(_batch(), ["gpt-4o"])
+    assert r.verdict.accepted
+    assert any("GPT-4o mini, the file's model" in u for u in r.verdict.unchecked)
+
+
+def test_an_embeddings_batch_counts_each_input_with_the_embedding_models_tokenizer(cl100k):
+    inputs = [["The food was delicious.", "The waiter was friendly."], ["One more"], "A single text"]
+    lines = [{"custom_id": f"e{i}", "method": "POST", "url": "/v1/embeddings",
+              "body": {"model": "text-embedding-3-small", "input": x}} for i, x in enumerate(inputs)]  # fmt: skip
+    r = _count(lines, ["text-embedding-3-small"])
+    assert r.verdict.accepted and r.file_models == (("text-embedding-3-small", 3),)
+    expected = [sum(len(cl100k.encode(t)) for t in (x if isinstance(x, list) else [x])) for x in inputs]
+    assert r.per_model["text-embedding-3-small"].tolist() == expected  # each input on its own, no join
+    m = r.model("text-embedding-3-small")
+    assert m.output_tokens == 0 and m.output_ceiling == 0
+    std = m.cost("standard")
+    assert std.total_usd == std.input_usd and std.ceiling_usd == std.input_usd
+
+
+def test_embeddings_limits_per_input_and_per_request():
+    long_input = "token " * 9_000
+    lines = [
+        {"custom_id": "big", "method": "POST", "url": "/v1/embeddings",
+         "body": {"model": "text-embedding-3-small", "input": [long_input, "short"]}},
+        {"custom_id": "many", "method": "POST", "url": "/v1/embeddings",
+         "body": {"model": "text-embedding-3-small", "input": ["x"] * 2_049}},
+    ]  # fmt: skip
+    r = _count(lines, ["text-embedding-3-small"])
+    problems = r.problems("text-embedding-3-small")
+    assert "embeddings input takes at most 8,192" in problems[0]
+    assert "2,049 inputs; an embeddings request takes at most 2,048" in problems[1]
+    assert not r.verdict.accepted
+
+
+def test_completions_and_responses_requests_are_counted(cl100k):
+    lines = [
+        {"custom_id": "c1", "method": "POST", "url": "/v1/completions",
+         "body": {"model": "gpt-3.5-turbo", "prompt": "Say this is a test", "max_tokens": 7}},
+    ]  # fmt: skip
+    r = _count(lines, ["gpt-3.5-turbo"])
+    assert r.per_model["gpt-3.5-turbo"].tolist() == [len(cl100k.encode("Say this is a test"))]
+    responses = [
+        {"custom_id": "r1", "method": "POST", "url": "/v1/responses",
+         "body": {"model": "gpt-4o", "instructions": "Be brief.", "input": "Hello there", "max_output_tokens": 30}},
+        {"custom_id": "r2", "method": "POST", "url": "/v1/responses",
+         "body": {"model": "gpt-4o", "input": [{"role": "user", "content": [
+             {"type": "input_text", "text": "What is in this image?"}]}]}},
+    ]  # fmt: skip
+    r = _count(responses, ["gpt-4o"])
+    assert r.error_count == 0 and r.verdict.accepted
+    assert r.model("gpt-4o").output_ceiling == 30 + 16_384  # r2 sets none: the model's output limit
+
+
+def test_parts_not_counted_are_said():
+    lines = _batch(2)
+    lines[0]["body"]["messages"][1]["content"] = [
+        {"type": "text", "text": "Transcribe this."},
+        {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}},
+    ]
+    lines[1]["body"]["response_format"] = {"type": "json_schema", "json_schema": {"name": "x", "schema": {}}}
+    r = _count(lines, ["gpt-4o-mini"])
+    texts = {n.text: n.rows for n in r.notes}
+    assert any(t.startswith("An audio part is not counted") for t in texts)
+    assert any(t.startswith("The response format's JSON schema is not counted") for t in texts)
+
+
+@pytest.mark.parametrize("shape,line", [
+    ("gemini-batch", {"key": "k1", "request": {"contents": [{"role": "user", "parts": [{"text": "Hello"}]}],
+                                                "generationConfig": {"maxOutputTokens": 40}}}),
+    ("mistral-batch", {"custom_id": "0", "body": {"max_tokens": 40, "messages": [
+        {"role": "user", "content": "Hello"}]}}),
+    ("anthropic-batch", {"custom_id": "a1", "params": {"model": "claude-sonnet-4-5", "max_tokens": 40,
+                                                        "messages": [{"role": "user", "content": "Hello"}]}}),
+])  # fmt: skip
+def test_other_providers_batch_files_are_recognised_and_checked(shape, line):
+    data = jsonl([line, {**line}])
+    assert detect("x.jsonl", data).shape == shape
+    model = {"gemini-batch": "gemini-2.5-flash", "mistral-batch": "mistral-large-2411",
+             "anthropic-batch": "claude-sonnet-4-5"}[shape]  # fmt: skip
+    r = count_dataset(data, [model], name="x.jsonl", engine="local")
+    v = r.verdict
+    assert (
+        v.provider
+        == {"gemini-batch": "Google", "mistral-batch": "Mistral", "anthropic-batch": "Anthropic"}[shape]
+    )
+    assert not v.accepted  # the second line repeats the first's id
+    assert any("its id repeats line 1's" in p.text for p in v.problems)
+    if shape == "anthropic-batch":
+        assert r.not_counted and not r.models
+        assert any("Anthropic publishes no tokenizer" in u for u in v.unchecked)
+    else:
+        m = r.model(model)
+        assert m.rows == 2 and m.total > 0 and m.output_ceiling == 80
+
+
+def test_fine_tuning_format_checks_follow_openais_notebook():
+    good = finetune_lines(10)
+    bad = [
+        {"messages": [{"role": "user", "content": "Hi"}]},  # no assistant message
+        {"messages": [{"role": "narrator", "content": "Hi"}, {"role": "assistant", "content": "x"}]},
+        {
+            "messages": [
+                {"role": "user", "content": "Hi", "mood": "ok"},
+                {"role": "assistant", "content": "x"},
+            ]
+        },
+        {"messages": [{"role": "user"}, {"role": "assistant", "content": "x"}]},
+        {"messages": [{"role": "user", "content": "Hi", "weight": 0}, {"role": "assistant", "content": "x"}]},
+        {"prompt": "old format", "completion": "x"},
+        ["not", "an", "object"],
+    ]
+    r = count_dataset(jsonl(good + bad), ["gpt-4o-mini", "llama-3.1-8b"], name="train.jsonl", engine="local",
+                      shape="finetune")  # fmt: skip
+    v = r.verdict
+    assert v.rejects == 7 and not v.accepted
+    texts = " | ".join(p.text for p in v.problems)
+    for words in ("no assistant message", 'the role "narrator"', "keys a message does not have: mood",
+                  '(user) has no "content"', 'has a "weight": only assistant messages', "keys a fine-tuning "
+                  "example does not have: completion, prompt", "not a JSON object"):  # fmt: skip
+        assert words in texts
+    mini = r.model("gpt-4o-mini")
+    assert mini.fine_tuning is not None and mini.costs == ()  # training only, no inference price
+    assert mini.fine_tuning.training_price is not None and mini.fine_tuning.example_limit == 65_536
+    assert r.model("llama-3.1-8b").fine_tuning is None  # OpenAI does not fine-tune it
+
+
+def test_fewer_than_ten_examples_are_refused_and_epochs_follow_the_page():
+    r = count_dataset(jsonl(finetune_lines(9)), ["gpt-4o-mini"], name="t.jsonl", engine="local")
+    assert any("fine-tuning needs at least 10" in p.text for p in r.verdict.problems)
+    r = count_dataset(jsonl(finetune_lines(20)), ["gpt-4o-mini"], name="t.jsonl", engine="local")
+    ft = r.model("gpt-4o-mini").fine_tuning
+    assert ft.epochs == 5  # OpenAI's default for 20 examples: 100 // 20
+    five = r.with_epochs(3)
+    rec = list(csv.DictReader(io.StringIO(five.summary_csv().decode())))[0]
+    assert rec["epochs"] == "3" and int(rec["billed training tokens"]) == ft.billed_tokens_per_epoch * 3
+
+
+def test_a_dated_snapshot_is_the_catalogs_model():
+    assert catalog_model("gpt-4o-2024-08-06") == "gpt-4o"
+    assert catalog_model("gpt-4o-mini") == "gpt-4o-mini" and catalog_model("my-own-model") is None
+    assert Problem(0, "", "The file is too big.", "reject").sentence() == "The file is too big."
+
+
+def test_a_model_the_app_does_not_know_is_said():
+    lines = _batch(3, model="ft:gpt-4o-mini:acme::abc123")
+    r = _count(lines, ["gpt-4o-mini"])
+    assert any("a model this app does not know" in u for u in r.verdict.unchecked)
+    assert json.dumps(r.file_models)
