@@ -26,7 +26,7 @@ if loaded is None:
 detected, options = shape_section(loaded)
 if detected is None:
     st.stop()
-models = models_section()
+models = models_section(detected)
 options |= figures_section(detected)
 
 fingerprint = (loaded.digest, tuple(models), tuple(sorted((k, repr(v)) for k, v in options.items())))

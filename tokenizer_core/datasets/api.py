@@ -39,11 +39,30 @@ SMALL_FILES = 96
 
 @dataclass(frozen=True, slots=True)
 class CountProgress:
-    """How far a count is: `fraction` of the set (None when the size is unknown), rows counted."""
+    """How far a count is: `fraction` of the set (None when the size is unknown), rows counted,
+    and the rows (or files) in all where the set declares them (a table, an archive)."""
 
     fraction: float | None
     rows: int
     text: str
+    total: int | None = None
+    unit: str = "rows"
+
+    def words(self, seconds: float) -> str:
+        """``CountProgress(0.25, 100, "", 400).words(3.0) -> "100 of 400 rows, about 9 s left"``"""
+        if not self.rows:
+            return "Starting..."
+        f = self.fraction
+        if self.total is not None:
+            done = f"{self.rows:,} of {self.total:,} {self.unit}"
+        elif f and f >= 0.01:
+            done = f"{self.rows:,} of about {round(self.rows / f):,} {self.unit}"
+        else:
+            done = f"{self.rows:,} {self.unit} so far"
+        if f and 0.01 <= f < 1 and seconds > 0:
+            left = seconds * (1 - f) / f
+            return f"{done}, about {max(1, round(left)):,} s left"
+        return done
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +174,9 @@ def count_dataset(
         rows += counted.rows
         if progress is not None:
             frac = min(1.0, done / plan.total) if plan.total else None
-            progress(
-                CountProgress(
-                    frac,
-                    rows,
-                    f"{rows:,} rows counted" if plan.unit != "files" else f"{rows:,} files counted",
-                )
-            )
+            unit = "files" if plan.unit == "files" else "rows"
+            exact = plan.total if plan.unit in ("rows", "files") else None
+            progress(CountProgress(frac, rows, f"{rows:,} {unit} counted", exact, unit))
         if cancel is not None and cancel.is_set():
             raise DatasetCancelled("The count was cancelled.")
     del started

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,7 @@ class Detected:
     id_field: str | None = None
     problems: tuple[str, ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()  # repository: (path, reason)
+    models: tuple[str, ...] = ()  # the models the first requests name, most named first
 
     @property
     def label(self) -> str:
@@ -164,8 +166,9 @@ def _detect_lines(name: str, head: bytes, size: int, forced: str | None) -> Dete
             if unknown:
                 problems.append(f"Keys a fine-tuning example does not have: {', '.join(unknown[:8])}.")
         ids = {"gemini-batch": "key", "finetune": None}
-        return Detected(name, shape, size, sample, names, (), ids.get(shape, "custom_id"),
-                        tuple(problems))  # fmt: skip
+        named = Counter(r.model for r in rows if r.model)
+        return Detected(name, shape, size, sample, names, (), ids.get(shape, "custom_id"), tuple(problems),
+                        models=tuple(m for m, _ in named.most_common()))  # fmt: skip
     if shape == "jsonl":
         if text_field is None:
             problems.append("No field holds text: choose the field to count.")

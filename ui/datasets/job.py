@@ -135,7 +135,7 @@ def progress_panel() -> None:
         st.rerun(scope="app")
     p = job.progress
     elapsed = time.monotonic() - job.started
-    text = f"{p.text} · {elapsed:,.0f} s"
+    text = p.words(elapsed)
     c1, c2 = st.columns([6, 1], vertical_alignment="center")
     c1.progress(p.fraction if p.fraction is not None else 0.0, text=text)
     c2.button(

@@ -8,18 +8,51 @@ from typing import Any
 import streamlit as st
 
 from tokenizer_core import BUILTINS
+from tokenizer_core.catalog.entries import MODELS
+from tokenizer_core.catalog.limits import FINE_TUNABLE
 from tokenizer_core.datasets import Detected
+from tokenizer_core.datasets.checks import PROVIDERS, catalog_model
 from tokenizer_core.tokenizers import escape_markdown
 from ui.models import model_select
 
+OUTPUT_MODES = {"tokens": "Tokens a row", "share": "Share of each row's max_tokens"}
 
-def models_section() -> list[str]:
-    """The models picked (the shared picker); ids the count can use, in the order picked."""
-    choices = model_select("datasets_models", label="Models and tokenizers to count with")
-    ids, left = [], []
+
+def file_models(d: Detected) -> tuple[list[str], list[str]]:
+    """The models the file's requests name: catalog ids this app counts, and the names it does not know."""
+    known, unknown = [], []
+    for name in d.models:
+        mid = catalog_model(name)
+        if mid is not None and MODELS[mid].tokenizer_id in BUILTINS:
+            known.append(mid)
+        else:
+            unknown.append(name)
+    return list(dict.fromkeys(known)), unknown
+
+
+def models_section(d: Detected) -> list[str]:
+    """The models to count with: the file's own (a choice of its own, on by default) and any others
+    picked as a "what if"; ids the count can use, the file's first."""
+    known, unknown = file_models(d)
+    ids: list[str] = []
+    if known:
+        names = ", ".join(MODELS[m].name for m in known)
+        if st.toggle(f"The models in the file: {names}", value=True, key="datasets_file_models",
+                     persist_state="session", help="The models the requests name (from the first rows). "
+                     "The provider's limits are checked against them; any other model is a what if."):  # fmt: skip
+            ids.extend(known)
+    if unknown:
+        st.caption(
+            "The file names " + ", ".join(f"`{escape_markdown(n)}`" for n in unknown[:5])
+            + ": not a model this app knows, so its limits are not checked. Pick the model it is based on below."
+        )  # fmt: skip
+    label = "Other models (what if)" if known else "Models and tokenizers to count with"
+    choices = model_select("datasets_models", label=label)
+    left = []
     for c in choices:
         if c.tokenizer_id is not None and c.tokenizer_id in BUILTINS and not c.users_tokenizer:
-            ids.append(c.id)
+            if c.id not in ids:
+                ids.append(c.id)
         elif c.tokenizer_id is not None:
             left.append(c.name)
     if left:
@@ -31,41 +64,70 @@ def models_section() -> list[str]:
 
 
 def figures_section(d: Detected) -> dict[str, Any]:
-    """Budget, expected output, a tokens-per-minute limit (and, for fine-tuning, a training price):
-    options of the count (0 means none)."""
+    """Budget, expected output, rate and queue limits (and, for fine-tuning, the training price and
+    epochs): options of the count (0 means none)."""
+    if d.shape == "finetune":
+        return _fine_tuning_figures()
     c1, c2, c3 = st.columns(3)
     budget = c1.number_input(
         "Budget per row (tokens, 0: the window only)", min_value=0, max_value=10_000_000, step=1000,
         key="datasets_budget", persist_state="session",
         help="Rows over the model's context window, or over this budget when it is smaller, are listed.",
     )  # fmt: skip
-    output = c2.number_input(
-        "Expected output tokens per row", min_value=0, max_value=1_000_000, step=50, key="datasets_output",
-        persist_state="session",
-        help="Used where a row gives no max_tokens (Batch requests usually do). 0: no output counted.",
-    )  # fmt: skip
-    tpm = c3.number_input(
+    tpm = c2.number_input(
         "Tokens-per-minute limit (0: none)", min_value=0, max_value=1_000_000_000, step=10_000,
         key="datasets_tpm", persist_state="session", help="Your rate limit: how long the set takes under it.",
     )  # fmt: skip
-    options: dict[str, Any] = {
-        "budget": int(budget) or None,
-        "output_tokens": int(output) or None,
-        "tokens_per_minute": int(tpm) or None,
-    }
-    if d.shape == "finetune":
-        f1, f2 = st.columns(2)
-        price = f1.number_input(
-            "Training price (USD per 1M training tokens, 0: none)", min_value=0.0, max_value=10_000.0,
-            step=1.0, format="%.2f", key="datasets_training_price", persist_state="session",
-            help="The price source has no fine-tuning prices: enter your provider's.",
+    options: dict[str, Any] = {"budget": int(budget) or None, "tokens_per_minute": int(tpm) or None}
+    if d.shape == "batch":
+        queue = c3.number_input(
+            "Enqueued-token limit (0: not checked)", min_value=0, max_value=100_000_000_000, step=1_000_000,
+            key="datasets_enqueued", persist_state="session",
+            help="Your tier's Batch queue limit for the model, from your organisation's limits page: "
+            "OpenAI refuses a batch whose input tokens are over it.",
         )  # fmt: skip
-        f2.number_input(
-            "Epochs (0: OpenAI's default for this many examples)", min_value=0, max_value=50,
-            key="datasets_epochs", persist_state="session",
-        )  # fmt: skip
-        options["training_price"] = Decimal(str(price)) if price else None
+        options["enqueued_limit"] = int(queue) or None
+    if d.shape in PROVIDERS or d.shape in ("jsonl", "csv", "tsv", "parquet", "list"):
+        options |= _expected_output()
     return options
+
+
+def _expected_output() -> dict[str, Any]:
+    """The output the user expects, as tokens a row or a share of max_tokens (the ceiling is shown apart)."""
+    c1, c2 = st.columns([2, 3])
+    mode = c1.radio(
+        "Expected output", list(OUTPUT_MODES), format_func=OUTPUT_MODES.get, key="datasets_output_mode",
+        persist_state="session", horizontal=True,
+        help="The expected cost uses it; the ceiling cost takes every row's max_tokens.",
+    )  # fmt: skip
+    if mode == "share":
+        share = c2.slider(
+            "Share of max_tokens the answers use", min_value=0, max_value=100, step=5, format="%d%%",
+            key="datasets_output_share", persist_state="session", value=30,
+        )  # fmt: skip
+        return {"output_ratio": share / 100 or None}
+    output = c2.number_input(
+        "Expected output tokens a row (0: none)", min_value=0, max_value=1_000_000, step=50,
+        key="datasets_output", persist_state="session",
+        help="Your answers' average length. Never more than a row's max_tokens.",
+    )  # fmt: skip
+    return {"output_tokens": int(output) or None}
+
+
+def _fine_tuning_figures() -> dict[str, Any]:
+    f1, f2 = st.columns(2)
+    price = f1.number_input(
+        "Training price (USD per 1M training tokens, 0: OpenAI's list price)", min_value=0.0,
+        max_value=10_000.0, step=1.0, format="%.2f", key="datasets_training_price", persist_state="session",
+        help="Models OpenAI fine-tunes: " + ", ".join(f"{MODELS[m].name} ${p.training_usd_per_million}"
+                                                       for m, p in FINE_TUNABLE.items()) + ".",
+    )  # fmt: skip
+    epochs = f2.number_input(
+        "Epochs (0: OpenAI's default for this many examples)", min_value=0, max_value=50,
+        key="datasets_epochs", persist_state="session",
+    )  # fmt: skip
+    del epochs  # read by the results (a change of epochs needs no new count)
+    return {"training_price": Decimal(str(price)) if price else None}
 
 
 def chosen_epochs() -> int:

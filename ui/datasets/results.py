@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.catalog.rates import money_text
-from tokenizer_core.datasets import SHAPES, DatasetResult, ModelSummary, RowRef
+from tokenizer_core.datasets import SHAPES, Cost, DatasetResult, ModelSummary, RowRef
 from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, icicle_chart, icicle_nodes
 from tokenizer_core.tokenizers import escape_markdown
 
@@ -23,40 +23,121 @@ def _money(v: Decimal | None) -> str:
     return money_text(v, places=4) if v is not None else "no price"
 
 
+def verdict_section(result: DatasetResult) -> None:
+    """The provider's verdict before any figure: accepted or not, then each problem in words."""
+    v = result.verdict
+    if v is None:
+        return
+    if not v.accepted:
+        st.error(f"**{v.headline}**", icon=":material/block:")
+    elif v.fails:
+        st.warning(f"**{v.headline}**", icon=":material/warning:")
+    else:
+        st.success(f"**{v.headline}**", icon=":material/check_circle:")
+    if v.problems:
+        shown = v.problems[:SHOWN]
+        total = v.rejects + v.fails + v.warnings
+        label = {"reject": "refused", "fail": "would fail", "warn": "warning"}
+        lines = [f"- *{label[p.severity]}* · {escape_markdown(shown_text(p.sentence()))}" for p in shown]
+        with st.expander(f"The problems ({total:,})", expanded=not v.accepted or bool(v.fails),
+                         icon=":material/list:"):  # fmt: skip
+            st.markdown("\n".join(lines))
+            if total > len(shown):
+                st.caption(
+                    f"The first {len(shown):,} of {total:,}: the per-row download has a problem column."
+                )
+    said = []
+    if v.checked:
+        said.append("Checked: " + "; ".join(v.checked) + ".")
+    if v.unchecked:
+        said.append("Not checked: " + "; ".join(escape_markdown(u) for u in v.unchecked) + ".")
+    if said:
+        st.caption(" ".join(said) + " The rules and their sources: docs/preflight-rules.md in the project.")
+
+
+def notes_section(result: DatasetResult) -> None:
+    """What was counted approximately or not at all (audio, files, schemas, images by URL)."""
+    if not result.notes:
+        return
+    lines = []
+    for n in result.notes[:12]:
+        where = f"line {n.first_line:,}" if n.first_line else "a file"
+        rows = f"{n.rows:,} rows, first on {where}" if n.rows > 1 else where
+        lines.append(f"- {escape_markdown(shown_text(n.text))} ({rows})")
+    st.markdown("**Counted in part**\n" + "\n".join(lines))
+
+
 def summary_table(result: DatasetResult) -> None:
+    """Tokens per model; costs in a table of their own, so both fit a laptop's width."""
     rows = []
     for m in result.models:
-        std, bat = m.cost("standard"), m.cost("batch")
         rows.append({
-            "Model": m.name, "Rows": m.rows, "Total tokens": m.total, "Min": m.min, "Median": m.median,
-            "p90": m.p90, "p99": m.p99, "Max": m.max, "Window": m.window, "Budget": m.budget,
-            "Over the limit": m.over, "Output tokens": m.output_tokens,
-            "Cost (standard)": _money(std.total_usd if std else None),
-            "Cost (batch)": _money(bat.total_usd if bat else None),
+            "Model": m.name, "In the file": m.in_file, "Rows": m.rows, "Total tokens": m.total,
+            "Image tokens": m.image_tokens, "Min": m.min, "Median": round(m.median, 1), "p99": round(m.p99, 1), "Max": m.max,
+            "Window": m.window, "Output limit": m.output_limit, "Budget": m.budget, "Over the limit": m.over,
             "Minutes at your TPM": None if m.minutes is None else round(m.minutes, 1),
         })  # fmt: skip
     frame = pd.DataFrame(rows)
-    for empty in ("Budget", "Minutes at your TPM"):
+    for empty in ("Budget", "Minutes at your TPM", "Output limit"):
         if frame[empty].isna().all():
             frame = frame.drop(columns=empty)
+    if not frame["Image tokens"].any():
+        frame = frame.drop(columns="Image tokens")
+    if not frame["In the file"].any():
+        frame = frame.drop(columns="In the file")
     number = st.column_config.NumberColumn
-    config = {c: number(format="localized") for c in ("Rows", "Total tokens", "Min", "Max", "Window", "Budget",
-                                                       "Over the limit", "Output tokens")}  # fmt: skip
+    config = {c: number(format="localized") for c in ("Rows", "Total tokens", "Image tokens", "Min", "Max", "Window",
+                                                       "Output limit", "Budget", "Over the limit")}  # fmt: skip
+    config["In the file"] = st.column_config.CheckboxColumn(help="A model the file's requests name")
     config["Over the limit"] = number(
-        format="localized", help="Rows over the window, or the budget when smaller"
-    )
+        format="localized", help="Rows whose input and max_tokens are over the window or output limit, "
+        "or whose input is over the budget",
+    )  # fmt: skip
     st.dataframe(frame, hide_index=True, width="stretch", key="datasets_summary", column_config=config)
     counted: dict[str, list[str]] = {}  # how a row is counted -> the models counting it so
     for m in result.models:
         counted.setdefault(m.counted_as, []).append(m.name)
     how = "; ".join(f"{', '.join(names)}: {escape_markdown(way)}" for way, names in counted.items())
+    images = next((m for m in result.models if m.images), None)
+    seen = f" {images.images:,} images counted by each model's maker's rule." if images else ""
+    st.caption(f"Each row counted as {how}. Median and percentiles are of the tokens per row.{seen}")
+    if result.shape != "finetune":
+        cost_table(result)
+
+
+def cost_table(result: DatasetResult) -> None:
+    """Two costs a model: the expectation (input + the output you expect) and the ceiling (input +
+    every row's output at its max_tokens), at the standard and the batch rate, with the price's source."""
+    rows = []
+    for m in result.models:
+        std, bat = m.cost("standard"), m.cost("batch")
+        priced = next((c for c in (std, bat) if c is not None and c.total_usd is not None), None)
+        source = (f"{priced.note}, checked {priced.as_of}" if priced.as_of else priced.note) if priced else ""
+        rows.append({
+            "Model": m.name, "Expected (standard)": _money(std.total_usd if std else None),
+            "Expected (batch)": _money(bat.total_usd if bat else None),
+            "Ceiling (standard)": _ceiling(std, m), "Ceiling (batch)": _ceiling(bat, m),
+            "Price": source or (std.note if std else "no price"),
+        })  # fmt: skip
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="datasets_costs")
+    first = result.models[0] if result.models else None
+    expected = f"{first.output_tokens:,} output tokens in all for {first.name}" if first else ""
     st.caption(
-        f"Each row counted as {how}. Median and percentiles are of the tokens per row; the "
-        "costs are input plus expected output, at each model's standard and batch rate from the price source."
+        f"Expected: input plus the output you expect ({expected}; set it above). Ceiling: input plus every "
+        "row's output at its max_tokens, or at the model's output limit where a row sets none. "
+        "Prices from the price source, by the provider named."
     )  # fmt: skip
     notes = [c.note for m in result.models for c in m.costs if c.total_usd is None]
     if notes:
         st.caption("No price: " + "; ".join(dict.fromkeys(escape_markdown(n) for n in notes)) + ".")
+
+
+def _ceiling(cost: Cost | None, m: ModelSummary) -> str:
+    if cost is None or cost.input_usd is None:
+        return "no price"
+    if cost.ceiling_usd is None:
+        return "no ceiling"  # some row sets no max_tokens and the model's output limit is not known
+    return _money(cost.ceiling_usd)
 
 
 def _refs_frame(refs: tuple[RowRef, ...], *, files: bool = False) -> pd.DataFrame:
@@ -84,23 +165,30 @@ def _histogram(m: ModelSummary) -> None:
         st.caption("The red dashed line is the limit (the window, or the budget when smaller).")
 
 
-def _fine_tuning(m: ModelSummary) -> None:
+def _fine_tuning(result: DatasetResult, m: ModelSummary) -> None:
     ft = m.fine_tuning
     if ft is None:
+        if result.shape == "finetune":
+            st.info(f"OpenAI does not fine-tune {m.name}: its token counts only, no training cost.",
+                    icon=":material/info:")  # fmt: skip
         return
-    epochs = chosen_epochs() or ft.epochs
-    billed = ft.billed_tokens_per_epoch * epochs
-    price = ft.training_usd * epochs / ft.epochs if ft.training_usd is not None and ft.epochs else None
     c = st.columns(4)
-    c[0].metric("Epochs", f"{epochs:,}", help=f"OpenAI's default for {ft.examples:,} examples: {ft.epochs}.")
-    c[1].metric("Billed training tokens", f"{billed:,}", help="Each example up to 16,385 tokens, x epochs.")
+    c[0].metric(
+        "Epochs",
+        f"{ft.epochs:,}",
+        help=f"OpenAI's default for {ft.examples:,} examples: {ft.default_epochs}.",
+    )
+    c[1].metric("Billed training tokens", f"{ft.billed_tokens:,}",
+                help=f"Each example up to {ft.example_limit:,} tokens, x epochs.")  # fmt: skip
     c[2].metric(
         "Trained tokens (one epoch)", f"{ft.trained_tokens:,}", help="Assistant messages with weight 1."
     )
-    c[3].metric("Training cost", _money(price) if price is not None else "enter a price")
+    c[3].metric("Training cost", _money(ft.training_usd) if ft.training_usd is not None else "no price",
+                help=f"At ${ft.training_price} per 1M training tokens: {ft.price_note}." if ft.training_price else None)  # fmt: skip
     st.caption(
         f"{ft.weight0_messages:,} assistant messages have weight 0 ({ft.weight0_tokens:,} tokens): not trained on. "
-        f"{ft.over_cap:,} examples are over 16,385 tokens (cut when trained)."
+        f"{ft.over_cap:,} examples are over {ft.example_limit:,} tokens (cut when trained). Training only: "
+        "using the fine-tuned model is priced apart."
     )  # fmt: skip
 
 
@@ -157,7 +245,7 @@ def model_details(result: DatasetResult) -> None:
         _histogram(m)
     if result.shape == "repository":
         _repository(result, m)
-    _fine_tuning(m)
+    _fine_tuning(result, m)
     c1, c2 = st.columns(2)
     what = "files" if result.shape == "repository" else "rows"
     with c1:
@@ -175,13 +263,14 @@ def model_details(result: DatasetResult) -> None:
 
 
 def errors_section(result: DatasetResult) -> None:
-    if result.error_count:
-        with st.expander(f"{result.error_count:,} rows could not be counted", icon=":material/error:"):
-            st.markdown(
-                "\n".join(f"- {escape_markdown(shown_text(e.text()))}" for e in result.errors[:SHOWN])
-            )
-            if result.error_count > min(len(result.errors), SHOWN):
-                st.caption(f"The first {min(len(result.errors), SHOWN):,} of {result.error_count:,}.")
+    """Rows that could not be counted (for a provider's file, those the verdict has not listed)."""
+    errors = [e for e in result.errors if result.verdict is None or e.stage == "count"]
+    count = result.error_count if result.verdict is None else len(errors)
+    if count:
+        with st.expander(f"{count:,} rows could not be counted", icon=":material/error:"):
+            st.markdown("\n".join(f"- {escape_markdown(shown_text(e.text()))}" for e in errors[:SHOWN]))
+            if count > min(len(errors), SHOWN):
+                st.caption(f"The first {min(len(errors), SHOWN):,} of {count:,}.")
 
 
 def downloads(result: DatasetResult) -> None:
@@ -196,16 +285,26 @@ def downloads(result: DatasetResult) -> None:
                        icon=":material/download:", key="datasets_summary_csv", on_click="ignore", width="stretch")  # fmt: skip
 
 
+def took_text(seconds: float | None) -> str:
+    """``took_text(0.02) -> " in under 0.1 s"``, ``took_text(12.34) -> " in 12.3 s"``"""
+    if seconds is None:
+        return ""
+    return " in under 0.1 s" if seconds < 0.05 else f" in {seconds:,.1f} s"
+
+
 def results_section(result: DatasetResult, seconds: float | None) -> None:
-    took = f" in {seconds:,.1f} s" if seconds is not None else ""
+    result = result.with_epochs(chosen_epochs())  # the page's epochs, in the figures and the downloads
     unit = "files" if result.shape == "repository" else "rows"
-    st.subheader(f"{result.rows:,} {unit} counted{took}")
-    st.caption(f"{escape_markdown(result.name)} · {SHAPES.get(result.shape, result.shape)}")
+    st.subheader(f"{result.rows:,} {unit} counted{took_text(seconds)}")
+    st.caption(f"{escape_markdown(shown_text(result.name))} · {SHAPES.get(result.shape, result.shape)}")
+    verdict_section(result)
     if result.not_counted:
         st.caption(
             "Not counted: " + "; ".join(f"{escape_markdown(n)} ({r})" for n, r in result.not_counted) + "."
         )
+    notes_section(result)
     if not result.models:
+        errors_section(result)
         return
     summary_table(result)
     errors_section(result)
