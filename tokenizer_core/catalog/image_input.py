@@ -42,6 +42,10 @@ class ImageSize:
 # Reading the size from a header
 
 
+class _Wrapped(Exception):
+    """The base64 is broken into lines: read again with the line breaks taken out."""
+
+
 class _Base64Stream(io.RawIOBase):
     """The bytes of a base64 payload, decoded on demand: reading bytes [a, b) decodes only the
     characters that hold them, 4 characters for every 3 bytes."""
@@ -86,6 +90,8 @@ class _Base64Stream(io.RawIOBase):
         try:
             data = base64.b64decode(chars, validate=True)
         except (binascii.Error, ValueError):
+            if _SPACE.search(chars):
+                raise _Wrapped from None
             raise ImageError("The image's data is not valid base64.") from None
         chunk = data[start - first * 3 : end - first * 3]
         buffer[: len(chunk)] = chunk
@@ -172,14 +178,15 @@ def data_url_size(url: str) -> ImageSize:
     if not match.group(1).lower().endswith(";base64"):
         raise ImageError("The image's data URL is not base64 (it needs ;base64 after its type).")
     start = match.end()
-    if _SPACE.search(url, start):
+    if (len(url) - start) % 4 == 1 and not _SPACE.search(url, len(url) - 100):
+        raise ImageError("The image's data is not valid base64 (its length cannot be).")
+    try:
+        return _read_size(io.BufferedReader(_Base64Stream(url, start), buffer_size=8192))
+    except _Wrapped:
         # Line breaks from an encoder that wraps its output: only the part a header search may
         # read is cleaned (at most MAX_HEADER_BYTES decoded, with room for the breaks).
-        url, start = _SPACE.sub("", url[start : start + MAX_HEADER_BYTES * 3]), 0
-    elif (len(url) - start) % 4 == 1:
-        raise ImageError("The image's data is not valid base64 (its length cannot be).")
-    stream = _Base64Stream(url, start)
-    return _read_size(io.BufferedReader(stream, buffer_size=8192))
+        cleaned = _SPACE.sub("", url[start : start + MAX_HEADER_BYTES * 3])
+        return _read_size(io.BufferedReader(_Base64Stream(cleaned), buffer_size=8192))
 
 
 # ---------------------------------------------------------------------------------------------
