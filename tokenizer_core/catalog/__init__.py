@@ -8,6 +8,8 @@
 * `rates`: prices per million tokens, long-prompt tiers, the exact cost of one request.
 * `prices`: a model's price in the app (the source's, with the user's edits on top), the
   editor's rows; `windows`: the one rule for a model's context window.
+* `images`: an image's size from its header, the images in a request's content parts, and the
+  tokens an image costs on each model by its maker's documented rule.
 
 It builds on `tokenizers` only and imports no feature: chat formats are the workspace's, what
 a workload costs in each language is the language page's (`tokenizer_core.languages.costs`).
