@@ -28,6 +28,7 @@ from tokenizer_core.tokenizers import (
     vocabulary_file_problem,
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
+from tokenizer_core.tokenizers.uploads import MAX_UPLOAD_BYTES
 
 from .jobs import run_in_worker
 from .live_text import live_text_area
@@ -392,7 +393,7 @@ def custom_tokenizer_sidebar() -> None:
         # any file is taken and its name checked here: Streamlit's own type filter answers a
         # wrong file with "application/octet-stream files are not allowed"
         file = st.file_uploader(
-            "Vocabulary file", key="custom_tok_file",
+            "Vocabulary file", key="custom_tok_file", max_upload_size=MAX_UPLOAD_BYTES // 1_000_000,
             help="A .tiktoken (or .txt) file for .tiktoken, a .json file for tokenizer.json.",
         )  # fmt: skip
         wrong = vocabulary_file_problem(file.name, kind) if file is not None else None

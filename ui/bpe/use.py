@@ -6,6 +6,7 @@ import streamlit as st
 
 from tokenizer_core import BPEError, BPEModel, load_bpe_model, save_bpe_model, trained_tokenizer
 from tokenizer_core.bpe import bpe_tokenizer_size, export_agreement, plural, tiktoken_problem, with_steps
+from tokenizer_core.bpe.io import MAX_FILE_BYTES
 from tokenizer_core.tokenizers import escape_markdown
 
 from ..failures import guarded_callback
@@ -127,6 +128,7 @@ def use_section(model: BPEModel | None, k: int) -> None:
             "Load a saved model (.json)",
             type=["json"],
             key="bpe_upload",
+            max_upload_size=MAX_FILE_BYTES // 1_000_000,
             on_change=guarded_callback(_load_upload),
         )
         show_message("bpe_upload")

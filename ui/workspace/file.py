@@ -9,7 +9,13 @@ from tokenizer_core.catalog.choices import Choice
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.chat import Message
 from tokenizer_core.workspace.cost_inputs import costs_to_json
-from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
+from tokenizer_core.workspace.file import (
+    MAX_FILE_BYTES,
+    Workspace,
+    WorkspaceError,
+    load_workspace,
+    save_workspace,
+)
 
 from ..failures import guarded_callback
 from ..fast_first import rerun_parts
@@ -83,7 +89,7 @@ def workspace_file_section(current: Workspace) -> None:
             mime="application/json", icon=":material/download:", key="workspace_ws_save",
         )  # fmt: skip
         c2.file_uploader(
-            "Load a workspace file", type=["json"], key="workspace_ws_file",
+            "Load a workspace file", type=["json"], key="workspace_ws_file", max_upload_size=MAX_FILE_BYTES // 1_000_000,
             on_change=guarded_callback(_on_workspace_file),
         )  # fmt: skip
         show_message(FILE_MESSAGE)
