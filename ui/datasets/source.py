@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.datasets import SHAPES, DatasetError, Detected, detect, pasted
+from tokenizer_core.datasets.detect import PASTED_LABEL, PASTED_NAME
 from tokenizer_core.tokenizers import escape_markdown
 
 from .samples import SAMPLES, sample_bytes
@@ -144,7 +145,7 @@ def source_section() -> Loaded | None:
         loaded = st.session_state.get(DATA)
         data = pasted(text)
         if loaded is None or loaded.data != data:
-            st.session_state[DATA] = loaded = _loaded("pasted list", data)
+            st.session_state[DATA] = loaded = _loaded(PASTED_NAME, data)
         return loaded
     else:
         st.selectbox(
@@ -193,7 +194,8 @@ def _sample_view(d: Detected) -> None:
     if d.shape in ("csv", "tsv", "parquet"):
         st.dataframe(pd.DataFrame(list(d.sample)).astype(str).map(shown_text), hide_index=True, height=160)
     elif d.shape == "repository":
-        st.caption("First files: " + ", ".join(f"`{escape_markdown(s['path'])}`" for s in d.sample))
+        # plain text, escaped: inside a code span (backticks) Markdown's escapes would show as "\."
+        st.caption("First files: " + ", ".join(escape_markdown(s["path"]) for s in d.sample))
     elif d.shape == "list":
         st.code(shown_text(str(d.sample[0].get("text", "")))[:2000], language=None, wrap_lines=True)
     else:
@@ -213,8 +215,12 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
         return None, {}
     shapes = [s for s in SHAPES if (s == "repository") == (first.shape == "repository")]
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
+
+    def label(s: str) -> str:
+        return PASTED_LABEL if s == "list" and loaded.name == PASTED_NAME else SHAPES[s]
+
     shape = c1.selectbox(
-        "Shape", shapes, format_func=SHAPES.get, key="datasets_shape", persist_state="session",
+        "Shape", shapes, format_func=label, key="datasets_shape", persist_state="session",
         index=shapes.index(first.shape) if first.shape in shapes else 0,
         help="Detected from the file's name and first lines; change it if the guess is wrong.",
     )  # fmt: skip
@@ -223,8 +229,9 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
         st.error(escape_markdown(d), icon=":material/block:")
         return None, {}
     rows_hint = f"{loaded.note} · " if loaded.note else ""
+    array = f" (a JSON array of {first.array_items:,})" if first.array_items is not None else ""
     c2.caption(
-        f"{escape_markdown(loaded.name)} · {rows_hint}{d.size:,} bytes · detected: {SHAPES[first.shape]}"
+        f"{escape_markdown(loaded.name)} · {rows_hint}{d.size:,} bytes · detected: {first.label}{array}"
     )
     options: dict[str, Any] = {"name": loaded.name, "detected": d}
     if d.shape == "jsonl" and d.fields:
