@@ -268,6 +268,12 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
         options["skip_locks"] = r3.toggle(
             "Skip lock files", True, key="datasets_locks", persist_state="session"
         )
+        options["skip_secrets"] = st.toggle(
+            "Skip files that may hold secrets", True, key="datasets_secrets", persist_state="session",
+            help="By name (.env, private keys, *.pem, id_rsa...) and by content (a private key block, an AWS, "
+            "GitHub, Slack, Google or API secret key), as repomix's security check does. Skipped files are "
+            "listed with the reason.",
+        )  # fmt: skip
     with st.expander("A sample of the set", icon=":material/visibility:", expanded=False):
         _sample_view(d)
     if d.problems:
