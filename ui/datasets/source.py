@@ -18,6 +18,7 @@ from tokenizer_core.datasets import SHAPES, DatasetError, Detected, detect, past
 from tokenizer_core.datasets.detect import PASTED_LABEL, PASTED_NAME
 from tokenizer_core.tokenizers import escape_markdown
 
+from ..uploads import upload_limit_mb
 from .samples import SAMPLES, sample_bytes
 
 _log = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ DETECTED = "_datasets_detected"  # session state: (fingerprint, Detected | error
 SOURCES = {"file": "A file", "folder": "A folder", "paste": "Paste a list", "sample": "A sample"}
 # An upload through the browser is held in the server's memory: bounded well below what the
 # counting accepts from a notebook (1.5 GB); 200 MB is the largest Batch file OpenAI takes.
-# TW_DATASET_UPLOAD_MB lowers it (never above server.maxUploadSize: see upload_mb).
+# TW_DATASET_UPLOAD_MB lowers it (never above server.maxUploadSize: ui/uploads.py).
 UPLOAD_MB = int(os.environ.get("TW_DATASET_UPLOAD_MB", "200"))
 FILE_TYPES = ["jsonl", "json", "ndjson", "csv", "tsv", "tab", "parquet", "zip", "gz", "tgz", "txt"]
 FIELD_KEYS = (
@@ -106,16 +107,6 @@ def _on_source() -> None:
     _new_set(None)
 
 
-def upload_mb() -> int:
-    """The dataset uploaders' limit in MB: TW_DATASET_UPLOAD_MB, at most the server's own.
-
-    The browser checks a widget's limit before sending and says "File must be 200.0MB or
-    smaller."; a file under the widget's limit but over ``server.maxUploadSize`` is refused by
-    the server with a bare HTTP 413, which the browser shows as "AxiosError".
-    """
-    return max(1, min(UPLOAD_MB, int(st.get_option("server.maxUploadSize"))))
-
-
 def source_section() -> Loaded | None:
     """Where the set comes from; the set (None until there is one)."""
     kind = st.segmented_control(
@@ -127,12 +118,12 @@ def source_section() -> Loaded | None:
         st.file_uploader(
             "A JSONL (OpenAI Batch requests, chat fine-tuning, any JSON lines), a CSV, TSV or Parquet table, "
             "or a repository as .zip / .tar.gz", type=FILE_TYPES, key="datasets_file", on_change=_on_file,
-            max_upload_size=upload_mb(),
+            max_upload_size=upload_limit_mb(UPLOAD_MB),
         )  # fmt: skip
     elif kind == "folder":
         st.file_uploader(
             "A folder (counted as a repository: its .gitignore is honoured)", accept_multiple_files="directory",
-            key="datasets_folder", on_change=_on_folder, max_upload_size=upload_mb(),
+            key="datasets_folder", on_change=_on_folder, max_upload_size=upload_limit_mb(UPLOAD_MB),
         )  # fmt: skip
     elif kind == "paste":
         text = st.text_area(
