@@ -28,6 +28,7 @@ from tokenizer_core.tokenizers import (
     vocabulary_file_problem,
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken
+from tokenizer_core.tokenizers.uploads import MAX_UPLOAD_BYTES
 
 from .jobs import run_in_worker
 from .live_text import live_text_area
@@ -40,6 +41,7 @@ from .state import (
     tokenizer_infos,
     tokenizer_label,
 )
+from .uploads import upload_limit_mb
 
 PICKER_HELP = (
     "Built-in tokenizers work offline. Add your own in the sidebar. "
@@ -184,7 +186,7 @@ def text_source_controls(
     with c1:
         st.file_uploader(
             "Upload a text file", type=list(extensions), key=f"{key}_upload", on_change=on_upload,
-            max_upload_size=MAX_TEXT_BYTES // 1_000_000,
+            max_upload_size=upload_limit_mb(MAX_TEXT_BYTES // 1_000_000),
             help="UTF-8 or UTF-16 text: " + ", ".join(f".{e}" for e in extensions[:12]) + ", ...",
         )  # fmt: skip
         # Streamlit forgets an upload when its page is left; the file's name comes back from here.
@@ -392,7 +394,7 @@ def custom_tokenizer_sidebar() -> None:
         # any file is taken and its name checked here: Streamlit's own type filter answers a
         # wrong file with "application/octet-stream files are not allowed"
         file = st.file_uploader(
-            "Vocabulary file", key="custom_tok_file",
+            "Vocabulary file", key="custom_tok_file", max_upload_size=upload_limit_mb(MAX_UPLOAD_BYTES // 1_000_000),
             help="A .tiktoken (or .txt) file for .tiktoken, a .json file for tokenizer.json.",
         )  # fmt: skip
         wrong = vocabulary_file_problem(file.name, kind) if file is not None else None

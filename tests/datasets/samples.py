@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import tarfile
 import zipfile
+import zlib
 
 WEATHER_TOOL = {
     "type": "function",
@@ -140,3 +142,43 @@ def tar_gz(members: dict[str, bytes], *, links: dict[str, str] = {}) -> bytes:  
             info.linkname = target
             t.addfile(info)
     return buf.getvalue()
+
+
+def _zipcrypto_update(keys: list[int], byte: int) -> None:
+    def crc(value: int, b: int) -> int:
+        return zlib.crc32(bytes([b]), value ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
+
+    keys[0] = crc(keys[0], byte)
+    keys[1] = ((keys[1] + (keys[0] & 0xFF)) * 134775813 + 1) & 0xFFFFFFFF
+    keys[2] = crc(keys[2], keys[1] >> 24)
+
+
+def zipcrypto_zip(files: dict[str, bytes], encrypted: set[str], password: bytes) -> bytes:
+    """A zip whose `encrypted` members use the traditional PKWARE encryption that `zip -e` writes
+    (APPNOTE.TXT 6.1), stored uncompressed; Python's zipfile reads them back with the password."""
+    out, central = io.BytesIO(), []
+    for name, data in files.items():
+        crc32 = zlib.crc32(data)
+        body, flags = data, 0
+        if name in encrypted:
+            keys = [0x12345678, 0x23456789, 0x34567890]
+            for b in password:
+                _zipcrypto_update(keys, b)
+            plain = bytes(range(11)) + bytes([crc32 >> 24])  # the 12-byte header ends with the CRC's top byte
+            enc = bytearray()
+            for p in plain + data:
+                t = (keys[2] | 2) & 0xFFFF
+                enc.append(p ^ (((t * (t ^ 1)) >> 8) & 0xFF))
+                _zipcrypto_update(keys, p)
+            body, flags = bytes(enc), 0x1
+        raw = name.encode()
+        offset = out.tell()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, 0, 0, 0x21, crc32, len(body), len(data),
+                              len(raw), 0) + raw + body)  # fmt: skip
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, flags, 0, 0, 0x21, crc32, len(body),
+                                   len(data), len(raw), 0, 0, 0, 0, 0o100644 << 16, offset) + raw)  # fmt: skip
+    cd_start = out.tell()
+    out.write(b"".join(central))
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central), out.tell() - cd_start,
+                          cd_start, 0))  # fmt: skip
+    return out.getvalue()

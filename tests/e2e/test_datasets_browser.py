@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.datasets.samples import REPO_FILES, batch_lines, jsonl, repo_zip
+from tests.e2e.conftest import AppPage, streamlit_server
 from tokenizer_core.catalog.entries import DEFAULT_CHOICES
 from tokenizer_core.datasets import count_dataset
 from tokenizer_core.tokenizers.csvcells import from_spreadsheet_safe
@@ -103,3 +105,52 @@ def test_a_larger_count_shows_progress_and_can_be_cancelled(app_page):
     )
     expect(app.main.get_by_role("button", name="Count the set")).to_be_enabled()
     assert not app.exceptions()
+
+
+def test_a_batch_file_over_60_mb_is_taken(app_page, tmp_path):
+    """The server's upload limit was 60 MB and refused such a file with "AxiosError: Request
+    failed with status code 413"; OpenAI takes Batch files of up to 200 MB."""
+    app = app_page
+    app.goto("datasets")
+    path = tmp_path / "big-batch.jsonl"
+    rows = batch_lines(12)
+    with open(path, "wb") as f:
+        for i in range(210_000):
+            row = {**rows[i % 12], "custom_id": f"request-{i + 1}"}
+            f.write(json.dumps(row).encode() + b"\n")
+    assert path.stat().st_size > 64 * 1024 * 1024  # over 60 MB as Streamlit measures (MiB) too
+    uploader = app.main.get_by_test_id("stFileUploaderDropzoneInput").first
+    app.run(lambda: uploader.set_input_files(str(path)), timeout_s=180)
+    expect(app.main.get_by_text("detected: OpenAI Batch requests")).to_be_visible(timeout=60_000)
+    assert "AxiosError" not in app.page.content() and not app.exceptions()
+
+
+def test_a_file_over_a_limit_gets_a_sentence_never_axios_error(browser, monkeypatch):
+    """A server whose own limit (1 MB here) is below a file box's (datasets 200, tokenizer files
+    60): each box is cut to the server's, so the browser refuses the file with Streamlit's
+    sentence before sending it, instead of the server's bare 413."""
+    monkeypatch.setenv("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", "1")
+    data = jsonl(batch_lines(12)) * 400
+    assert len(data) > 2 * 1024 * 1024
+    with streamlit_server() as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        try:
+            app = AppPage(context.new_page(), url)
+            app.goto("datasets")
+            dataset_box = app.main.get_by_test_id("stFileUploaderDropzoneInput").first
+            dataset_box.set_input_files(files=[{"name": "batch.jsonl", "mimeType": "application/json",
+                                                "buffer": data}])  # fmt: skip
+            expect(app.main.get_by_text("File must be 1.0MB or smaller.")).to_be_visible()
+            # the sidebar's tokenizer file box (its own limit is 60 MB)
+            app.page.get_by_text("Your own tokenizers").first.click()
+            tokenizer_box = app.page.get_by_test_id("stSidebar").get_by_test_id("stFileUploaderDropzoneInput")
+            tokenizer_box.set_input_files(files=[{"name": "big.tiktoken", "mimeType": "text/plain",
+                                                  "buffer": b"aGVsbG8= 0\n" * 300_000}])  # fmt: skip
+            expect(
+                app.page.get_by_test_id("stSidebar").get_by_text("File must be 1.0MB or smaller.")
+            ).to_be_visible()
+            app.page.wait_for_timeout(500)
+            assert "AxiosError" not in app.page.content() and "413" not in app.page.inner_text("body")
+            assert not app.exceptions()
+        finally:
+            context.close()

@@ -18,8 +18,8 @@ detect(name, data, *, shape=None) -> Detected
 count_dataset(source, models, *, name=None, shape=None, detected=None, text_field=None,
               id_field=None, columns=None, id_column=None, budget=None, output_tokens=None,
               tokens_per_minute=None, training_price=None, prices=None, honour_gitignore=True,
-              skip_vendored=True, skip_locks=True, engine="auto", progress=None, cancel=None,
-              chunk_bytes=CHUNK_BYTES, on=None) -> DatasetResult
+              skip_vendored=True, skip_locks=True, skip_secrets=True, engine="auto", progress=None,
+              cancel=None, chunk_bytes=CHUNK_BYTES, on=None) -> DatasetResult
     models: catalog model ids ("gpt-4o", "llama-3.1-8b") or tokenizer ids ("o200k_base").
     Chat rows: the whole request in each model's chat format by the workspace's own
     ``count_request`` (messages, tools, overhead); text rows and files: the text.

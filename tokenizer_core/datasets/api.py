@@ -130,6 +130,7 @@ def count_dataset(
     honour_gitignore: bool = True,
     skip_vendored: bool = True,
     skip_locks: bool = True,
+    skip_secrets: bool = True,
     engine: str | Engine | Any = "auto",
     progress: Callable[[CountProgress], None] | None = None,
     cancel: Cancel | None = None,
@@ -148,7 +149,8 @@ def count_dataset(
     Batch queue's enqueued-token limit, checked against the file), `training_price` (USD per
     million training tokens; OpenAI's list price by default) and `epochs` (0 or None: OpenAI's
     default) for fine-tuning, `prices` (``{"<model
-    id>:standard" | ":batch": Rates}`` replacing the price source's), the repository skips,
+    id>:standard" | ":batch": Rates}`` replacing the price source's), the repository skips
+    (`skip_secrets`: files that may hold secrets, by name and by content),
     `engine` ("auto", "local", "dask", an Engine or a distributed Client), `progress` (called
     with a :class:`CountProgress` after each task) and `cancel` (an Event: set it to stop; raises
     DatasetCancelled). Bad rows never raise: they are counted as errors with their lines.
@@ -161,7 +163,8 @@ def count_dataset(
     targets, not_counted = resolve_targets(models)
     chat = det.shape in CHAT_SHAPES
     keys: tuple[CountKey, ...] = tuple(dict.fromkeys(t.key(chat) for t in targets))
-    archive = {"honour_gitignore": honour_gitignore, "skip_vendored": skip_vendored, "skip_locks": skip_locks}
+    archive = {"honour_gitignore": honour_gitignore, "skip_vendored": skip_vendored, "skip_locks": skip_locks,
+               "skip_secrets": skip_secrets}  # fmt: skip
     plan = _plan(name, source, det, size, text_field=text_field, id_field=id_field, columns=columns,
                  id_column=id_column, chunk_bytes=chunk_bytes, archive=archive)  # fmt: skip
     runner = engine_for(engine, units=0 if plan.small else 1, small=0)

@@ -9,7 +9,12 @@ is written to disk.
 
 What is skipped by default, each with its reason: files ``.gitignore`` ignores (git's rules, by
 `pathspec`, each .gitignore for its own folder), version-control data, vendored folders, lock
-files, binaries (by extension, then by content: a NUL byte or text that is not UTF-8).
+files, binaries (by extension, then by content: a NUL byte or text that is not UTF-8), files that
+may hold secrets (by name: ``.env``, private keys, ``*.pem``...; then by content: a private key
+block, a cloud or API key; repomix skips such files too), encrypted zip members, and every copy
+of a name but the last (the one an extraction would leave). A zip's entry count is read from its
+end-of-central-directory record before the directory is parsed. Names are shown with control and
+bidirectional-text characters written out (``\u202e``), so a name cannot hide what it is.
 
     >>> import io, zipfile
     >>> buf = io.BytesIO()
@@ -28,7 +33,9 @@ import io
 import os
 import re
 import stat
+import struct
 import tarfile
+import unicodedata
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -69,6 +76,29 @@ BINARY_SUFFIXES = frozenset(
     ).split()
 )
 BOMB_MIN_BYTES = 10_000_000  # below this total, a high ratio is only a very compressible repository
+MAX_CENTRAL_DIRECTORY_BYTES = (
+    MAX_ARCHIVE_ENTRIES * 1_024
+)  # a zip's directory: ~60-200 bytes an entry in practice
+# Files that may hold secrets, by name (their content is checked too, see SECRET_PATTERNS). The
+# templates meant to be committed (.env.example...) are counted, unless their content has a secret.
+SECRET_NAMES = frozenset({
+    ".env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", "_netrc", ".pgpass", ".htpasswd",
+    ".pypirc", ".git-credentials", ".npmrc", "credentials.json", "service-account.json",
+})  # fmt: skip
+SECRET_SUFFIXES = frozenset({".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".tfstate"})
+ENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults"})
+SECRET_PATTERNS = (
+    ("a private key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    (
+        "an API secret key",
+        re.compile(r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{32,}|[rs]k_live_[0-9A-Za-z]{24,})"),
+    ),
+)
+ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +116,12 @@ class ArchivePlan:
 
     name: str
     kind: str  # "zip" | "tar"
-    files: tuple[str, ...]
+    files: tuple[str, ...]  # as shown (see visible_name)
     skipped: tuple[Skipped, ...]
     root: str  # the single top folder left out of the shown paths ("" if none)
     declared_bytes: int  # the files' uncompressed size as the archive declares it (zip), 0 for tar
+    indexes: tuple[int, ...] = ()  # each file's place among the archive's entries (duplicate names differ)
+    skip_secrets: bool = True  # files whose content looks like a secret are skipped when read
 
     def member(self, path: str) -> str:
         return f"{self.root}/{path}" if self.root else path
@@ -103,6 +135,23 @@ def archive_kind(name: str) -> str | None:
     if low.endswith((".tar.gz", ".tgz", ".tar")):
         return "tar"
     return None
+
+
+def visible_name(name: str) -> str:
+    """A file name with its invisible and direction-changing characters written out, so it shows
+    what it is: ``visible_name("evil\u202egnp.py") -> "evil\\u202egnp.py"``. Control characters,
+    format characters (bidirectional marks and overrides, zero-width ones), line and paragraph
+    separators, and lone surrogates are escaped; everything else is kept as it is."""
+    if name.isprintable():
+        return name
+    out = []
+    for c in name:
+        if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp", "Co", "Cn") and c != " ":
+            cp = ord(c)
+            out.append(f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def _unsafe(name: str) -> bool:
@@ -146,36 +195,79 @@ def _size(source: bytes | str | os.PathLike[str]) -> int:
 
 
 def _bomb_sentence(name: str) -> str:
-    return (f"{name} unpacks to more than {MAX_RATIO} times its size or {mb(MAX_ARCHIVE_BYTES)} "
-            "(a zip bomb?): it was not opened. Upload the repository without its large generated files.")  # fmt: skip
+    return (f"{name} unpacks to more than {MAX_RATIO} times its size (a zip bomb?): it was not opened. "
+            "Upload the repository without its large generated files.")  # fmt: skip
+
+
+def _too_large_sentence(name: str) -> str:
+    return (f"{name} unpacks to more than {mb(MAX_ARCHIVE_BYTES)}, the most read from one archive: it was not "
+            "opened. Upload the part of the repository you want counted, or leave out its large files.")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
     name: str
-    kind: str  # "file" | "dir" | "link" | "other"
+    kind: str  # "file" | "dir" | "link" | "other" | "encrypted" | "method"
     size: int
+    index: int = 0  # its place among the archive's entries
 
 
 def _zip_entries(z: zipfile.ZipFile) -> list[_Entry]:
     out = []
-    for info in z.infolist():
+    for i, info in enumerate(z.infolist()):
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             kind = "link"
         elif info.is_dir():
             kind = "dir"
+        elif info.flag_bits & 0x1:
+            kind = "encrypted"
+        elif info.compress_type not in ZIP_METHODS:
+            kind = "method"
         else:
             kind = "file"
-        out.append(_Entry(info.filename, kind, info.file_size))
+        out.append(_Entry(info.filename, kind, info.file_size, i))
     return out
 
 
+def zip_declared_entries(f: BinaryIO, size: int) -> tuple[int, int] | None:
+    """(entries, central directory bytes) as a zip's end-of-central-directory record declares them
+    (its Zip64 record when the classic one is full), read from the file's end alone; None when no
+    record is found (zipfile then says the file is not a zip). 22 bytes + at most a 64 KB comment."""
+    tail_len = min(size, 22 + 0xFFFF)
+    f.seek(size - tail_len)
+    tail = f.read(tail_len)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or at + 22 > len(tail):
+        return None
+    entries, cd_size = struct.unpack("<HI", tail[at + 10 : at + 16])
+    if entries == 0xFFFF or cd_size == 0xFFFFFFFF:
+        loc = size - tail_len + at - 20
+        if loc >= 0:
+            f.seek(loc)
+            locator = f.read(20)
+            if locator[:4] == b"PK\x06\x07":
+                (offset,) = struct.unpack("<Q", locator[8:16])
+                if 0 <= offset <= size - 56:
+                    f.seek(offset)
+                    record = f.read(56)
+                    if record[:4] == b"PK\x06\x06":
+                        entries, cd_size = struct.unpack("<QQ", record[32:48])
+    f.seek(0)
+    return entries, cd_size
+
+
 def _tar_open(f: BinaryIO, name: str, size: int) -> tarfile.TarFile:
-    """A tar read as a stream through a limit on what decompression gives (no seeking back)."""
-    limit = min(MAX_ARCHIVE_BYTES + MAX_ARCHIVE_BYTES // 50, max(size, 1) * MAX_RATIO + BOMB_MIN_BYTES)
-    stream: IO[bytes] = f if name.lower().endswith(".tar") else gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[assignment]
-    bounded = io.BufferedReader(_Limited(stream, limit, _bomb_sentence(name)), buffer_size=1 << 16)
+    """A tar read as a stream (no seeking back). A .tar.gz is read through a limit on what
+    decompression gives; a plain .tar is not compressed (its ratio is 1): what it gives is bounded
+    by its own size, already within MAX_SOURCE_BYTES."""
+    if name.lower().endswith(".tar"):
+        return tarfile.open(fileobj=f, mode="r|")
+    by_ratio = max(size, 1) * MAX_RATIO + BOMB_MIN_BYTES
+    by_total = MAX_ARCHIVE_BYTES + MAX_ARCHIVE_BYTES // 50
+    sentence = _bomb_sentence(name) if by_ratio < by_total else _too_large_sentence(name)
+    stream: IO[bytes] = gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[assignment]
+    bounded = io.BufferedReader(_Limited(stream, min(by_ratio, by_total), sentence), buffer_size=1 << 16)
     return tarfile.open(fileobj=bounded, mode="r|")
 
 
@@ -186,7 +278,7 @@ def _tar_entries(tf: tarfile.TarFile, name: str) -> Iterator[tuple[_Entry, tarfi
         kind = (
             "file" if m.isreg() else "dir" if m.isdir() else "link" if (m.issym() or m.islnk()) else "other"
         )
-        yield _Entry(m.name, kind, m.size), m
+        yield _Entry(m.name, kind, m.size, n - 1), m
 
 
 def _too_many(name: str) -> str:
@@ -196,6 +288,10 @@ def _too_many(name: str) -> str:
 
 def _read_errors(name: str) -> tuple[type[BaseException], ...]:
     return (zipfile.BadZipFile, tarfile.TarError, zlib.error, EOFError, OSError, NotImplementedError)
+
+
+def _is_gitignore(e: _Entry) -> bool:
+    return e.kind == "file" and PurePosixPath(e.name).name == ".gitignore" and e.size < 1_000_000
 
 
 def _entries(source: bytes | str | os.PathLike[str], name: str) -> tuple[str, list[_Entry], dict[str, bytes]]:
@@ -208,21 +304,24 @@ def _entries(source: bytes | str | os.PathLike[str], name: str) -> tuple[str, li
     try:
         with _binary(source) as f:
             if kind == "zip":
+                declared = zip_declared_entries(f, size)
+                if declared is not None and (
+                    declared[0] > MAX_ARCHIVE_ENTRIES or declared[1] > MAX_CENTRAL_DIRECTORY_BYTES
+                ):
+                    raise DatasetError(_too_many(name))
                 with zipfile.ZipFile(f) as z:
                     if len(z.infolist()) > MAX_ARCHIVE_ENTRIES:
                         raise DatasetError(_too_many(name))
                     entries = _zip_entries(z)
                     _check_names(entries, name)
                     total = sum(e.size for e in entries if e.kind == "file")
-                    if total > MAX_ARCHIVE_BYTES or (total > BOMB_MIN_BYTES and total > size * MAX_RATIO):
+                    if total > BOMB_MIN_BYTES and total > size * MAX_RATIO:
                         raise DatasetError(_bomb_sentence(name))
+                    if total > MAX_ARCHIVE_BYTES:
+                        raise DatasetError(_too_large_sentence(name))
                     for e in entries:
-                        if (
-                            e.kind == "file"
-                            and PurePosixPath(e.name).name == ".gitignore"
-                            and e.size < 1_000_000
-                        ):
-                            with z.open(e.name) as m:
+                        if _is_gitignore(e):
+                            with z.open(z.infolist()[e.index]) as m:
                                 ignores[e.name] = m.read(1_000_001)
             else:
                 entries = []
@@ -231,11 +330,7 @@ def _entries(source: bytes | str | os.PathLike[str], name: str) -> tuple[str, li
                         if _unsafe(e.name):
                             _check_names([e], name)
                         entries.append(e)
-                        if (
-                            e.kind == "file"
-                            and PurePosixPath(e.name).name == ".gitignore"
-                            and e.size < 1_000_000
-                        ):
+                        if _is_gitignore(e):
                             fo = tf.extractfile(info)
                             if fo is not None:
                                 ignores[e.name] = fo.read(1_000_001)
@@ -294,7 +389,38 @@ class _Ignores:
         return verdict
 
 
-def skip_reason(path: str, *, skip_vendored: bool = True, skip_locks: bool = True) -> str | None:
+def secret_reason(path: str) -> str | None:
+    """Why a file may hold secrets, from its path alone, or None.
+
+    ``secret_reason("deploy/.env.production") -> "may hold secrets (an environment file)"``,
+    ``secret_reason(".env.example") -> None`` (a template meant to be committed)
+    """
+    parts = path.lower().split("/")
+    base = parts[-1]
+    if base == ".env" or (base.startswith(".env.") and base not in ENV_TEMPLATES):
+        return "may hold secrets (an environment file)"
+    if base in ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"):
+        return "may hold secrets (an SSH private key)"
+    if base in SECRET_NAMES or (base == "credentials" and len(parts) > 1 and parts[-2] == ".aws"):
+        return f"may hold secrets ({base})"
+    suffix = PurePosixPath(base).suffix
+    if suffix in SECRET_SUFFIXES:
+        return f"may hold secrets (a {suffix} file)"
+    return None
+
+
+def content_secret(text: str) -> str | None:
+    """What secret a file's text seems to hold, or None: ``content_secret("AKIAIOSFODNN7EXAMPLE") ->
+    "an AWS access key"``."""
+    for what, pattern in SECRET_PATTERNS:
+        if pattern.search(text):
+            return what
+    return None
+
+
+def skip_reason(
+    path: str, *, skip_vendored: bool = True, skip_locks: bool = True, skip_secrets: bool = True
+) -> str | None:
     """Why a repository file is not counted by default, from its path alone, or None.
 
     ``skip_reason("web/node_modules/a.js") -> "a vendored folder (node_modules)"``,
@@ -309,6 +435,9 @@ def skip_reason(path: str, *, skip_vendored: bool = True, skip_locks: bool = Tru
     base = parts[-1].lower()
     if skip_locks and (base in LOCK_FILES or base.endswith(".lock")):
         return "a lock file"
+    secret = secret_reason(path) if skip_secrets else None
+    if secret:
+        return secret
     suffix = PurePosixPath(base).suffix
     if suffix in BINARY_SUFFIXES:
         return f"a binary file ({suffix})"
@@ -324,23 +453,34 @@ def plan_archive(
     honour_gitignore: bool = True,
     skip_vendored: bool = True,
     skip_locks: bool = True,
+    skip_secrets: bool = True,
 ) -> ArchivePlan:
     """Check an archive and decide what to count, reading only what it declares (and its
-    .gitignore files). Raises DatasetError, with the reason, for an archive it will not open."""
+    .gitignore files). Raises DatasetError, with the reason, for an archive it will not open.
+
+    `skip_secrets` (default) leaves out files that may hold secrets: by name here, by content
+    when they are read (:func:`read_files`)."""
     kind, entries, ignore_files = _entries(data, name)
     root = _common_root([e.name for e in entries])
     ignores = _Ignores(ignore_files) if honour_gitignore and ignore_files else None
-    files, skipped = [], []
+    last = {e.name: e.index for e in entries if e.kind != "dir"}  # an extraction leaves the last of a name
+    files, indexes, skipped = [], [], []
     for e in entries:
         if e.kind == "dir":
             continue
         member = e.name
         shown = member[len(root) + 1 :] if root else member
         shown = shown.lstrip("./") if shown.startswith("./") else shown
-        if e.kind == "link":
-            reason: str | None = "a link (links are not followed)"
+        if last[member] != e.index:
+            reason: str | None = "the same name as a later file in the archive (the last one is counted)"
+        elif e.kind == "link":
+            reason = "a link (links are not followed)"
         elif e.kind == "other":
             reason = "not a regular file"
+        elif e.kind == "encrypted":
+            reason = "encrypted (it needs a password)"
+        elif e.kind == "method":
+            reason = "compressed by a method that cannot be read here (zip it again with Deflate)"
         elif shown.count("/") >= MAX_DEPTH:
             reason = f"more than {MAX_DEPTH} folders deep"
         elif PurePosixPath(shown).name == ".gitignore" and honour_gitignore:
@@ -348,15 +488,18 @@ def plan_archive(
         elif ignores is not None and ignores.ignored(member):
             reason = "ignored by .gitignore"
         else:
-            reason = skip_reason(shown, skip_vendored=skip_vendored, skip_locks=skip_locks)
+            reason = skip_reason(
+                shown, skip_vendored=skip_vendored, skip_locks=skip_locks, skip_secrets=skip_secrets
+            )
         if reason is None and e.size > MAX_FILE_BYTES:
             reason = f"over {mb(MAX_FILE_BYTES)}"
         if reason:
-            skipped.append(Skipped(shown, reason))
+            skipped.append(Skipped(visible_name(shown), reason))
         else:
-            files.append(shown)
+            files.append(visible_name(shown))
+            indexes.append(e.index)
     declared = sum(e.size for e in entries if e.kind == "file") if kind == "zip" else 0
-    return ArchivePlan(name, kind, tuple(files), tuple(skipped), root, declared)
+    return ArchivePlan(name, kind, tuple(files), tuple(skipped), root, declared, tuple(indexes), skip_secrets)
 
 
 def decode_file(data: bytes) -> str | None:
@@ -373,38 +516,53 @@ def read_files(
     data: bytes | str | os.PathLike[str], plan: ArchivePlan
 ) -> Iterator[tuple[str, str] | Skipped]:
     """The planned files' texts in archive order, one at a time (``(path, text)``), or a Skipped
-    for a file found to be binary or larger than declared. Nothing is written to disk."""
-    wanted = {plan.member(p): p for p in plan.files}
+    for a file found to be binary, larger than declared, unreadable (encrypted) or holding what
+    looks like a secret (unless the plan includes them). Nothing is written to disk."""
+    by_index = dict(zip(plan.indexes, plan.files))
+    by_name = {} if plan.indexes else {plan.member(p): p for p in plan.files}  # a plan made by hand
+
+    def wanted(index: int, member: str) -> str | None:
+        return by_index.get(index) if plan.indexes else by_name.get(member)
+
     try:
         with _binary(data) as f:
             if plan.kind == "zip":
                 with zipfile.ZipFile(f) as z:
-                    for info in z.infolist():
-                        path = wanted.get(info.filename)
-                        if path is not None:
+                    for i, info in enumerate(z.infolist()):
+                        path = wanted(i, info.filename)
+                        if path is None:
+                            continue
+                        try:
                             with z.open(info) as m:
-                                yield _file(path, m.read(MAX_FILE_BYTES + 1))
+                                body = m.read(MAX_FILE_BYTES + 1)
+                        except RuntimeError:  # encrypted, though its header said not
+                            yield Skipped(path, "encrypted (it needs a password)")
+                            continue
+                        yield _file(path, body, plan.skip_secrets)
             else:
                 with _tar_open(f, plan.name, _size(data)) as tf:
-                    for member in tf:
-                        path = wanted.get(member.name)
+                    for i, member in enumerate(tf):
+                        path = wanted(i, member.name)
                         fo = tf.extractfile(member) if path is not None and member.isreg() else None
                         if path is not None and fo is not None:
-                            yield _file(path, fo.read(MAX_FILE_BYTES + 1))
+                            yield _file(path, fo.read(MAX_FILE_BYTES + 1), plan.skip_secrets)
     except DatasetError:
         raise
     except _read_errors(plan.name) as exc:
         raise DatasetError(f"{plan.name} could not be read to the end ({_plain(exc)}).") from None
 
 
-def _file(path: str, data: bytes) -> tuple[str, str] | Skipped:
+def _file(path: str, data: bytes, skip_secrets: bool = True) -> tuple[str, str] | Skipped:
     if len(data) > MAX_FILE_BYTES:
         return Skipped(path, f"over {mb(MAX_FILE_BYTES)}")
     text = decode_file(data)
-    return Skipped(path, "a binary file (not UTF-8 text)") if text is None else (path, text)
+    if text is None:
+        return Skipped(path, "a binary file (not UTF-8 text)")
+    secret = content_secret(text) if skip_secrets else None
+    return Skipped(path, f"seems to hold a secret ({secret})") if secret else (path, text)
 
 
 __all__ = [
     "ARCHIVE_SUFFIXES", "BINARY_SUFFIXES", "LOCK_FILES", "VENDORED_DIRS", "ArchivePlan", "Skipped", "archive_kind",
-    "decode_file", "plan_archive", "read_files", "skip_reason",
+    "decode_file", "plan_archive", "read_files", "secret_reason", "skip_reason", "visible_name", "zip_declared_entries",
 ]  # fmt: skip

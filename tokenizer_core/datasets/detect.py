@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .archive import archive_kind, plan_archive
-from .limits import MAX_SOURCE_BYTES, DatasetError, mb
+from .limits import MAX_LINE_BYTES, MAX_SOURCE_BYTES, DatasetError, mb
 from .rows import BATCH_KEYS, CHAT_SHAPES, parse_lines, split_lines
+from .textfile import array_lines, json_array, not_utf8, strip_bom, text_problem
 
 Source = bytes | str | os.PathLike[str]
 
@@ -33,9 +35,12 @@ SHAPES: dict[str, str] = {
     "tsv": "TSV table",
     "parquet": "Parquet table",
     "repository": "Repository archive",
-    "list": "Pasted list (one text a line)",
+    "list": "Text file (one text a line)",
 }
+PASTED_NAME = "pasted list"  # the name of text pasted in the page's box (see `pasted`)
+PASTED_LABEL = "Pasted list (one text a line)"  # the "list" shape's label for pasted text
 HEAD_BYTES = 256 * 1024
+HEAD_LINES = 5  # detection reads at least this many whole lines (up to MAX_LINE_BYTES), if the file has them
 SAMPLE_ROWS = 5
 TEXT_FIELDS = ("text", "content", "prompt", "input", "question", "document", "body", "completion")
 TEXT_COLUMNS = TEXT_FIELDS + ("instruction", "response", "answer", "output")
@@ -56,11 +61,12 @@ class Detected:
     id_field: str | None = None
     problems: tuple[str, ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()  # repository: (path, reason)
+    array_items: int | None = None  # a JSON array: its items, counted as rows (None: JSON lines or other)
     models: tuple[str, ...] = ()  # the models the first requests name, most named first
 
     @property
     def label(self) -> str:
-        return SHAPES[self.shape]
+        return PASTED_LABEL if self.shape == "list" and self.name == PASTED_NAME else SHAPES[self.shape]
 
 
 def source_size(data: Source) -> int:
@@ -72,6 +78,17 @@ def read_head(data: Source, n: int = HEAD_BYTES) -> bytes:
         return bytes(data[:n])
     with open(data, "rb") as f:
         return f.read(n)
+
+
+def read_lines_head(data: Source, size: int, *, lines: int = HEAD_LINES) -> bytes:
+    """The first HEAD_BYTES, or more until they hold `lines` whole lines: a first line of 5 MB (a
+    row with a base64 image) is read whole. Bounded: at most MAX_LINE_BYTES + HEAD_BYTES."""
+    n = HEAD_BYTES
+    head = read_head(data, n)
+    while len(head) < size and head.count(b"\n") < lines and n < MAX_LINE_BYTES + HEAD_BYTES:
+        n = min(n * 4, MAX_LINE_BYTES + HEAD_BYTES)
+        head = read_head(data, n)
+    return head
 
 
 def check_size(name: str, data: Source) -> int:
@@ -122,10 +139,25 @@ def _id_field(names: Sequence[str]) -> str | None:
 
 
 def _detect_lines(name: str, head: bytes, size: int, forced: str | None) -> Detected:
-    lines = split_lines(head)
-    if len(head) < size and lines:
-        lines = lines[:-1]  # the last line may be cut
-    lines = [ln for ln in lines if ln.strip()][:200]
+    numbered = list(enumerate(split_lines(strip_bom(head)), start=1))
+    if len(head) < size and numbered:
+        if len(numbered) == 1 and forced is None:
+            raise DatasetError(
+                f"The first line of {name} is over {mb(MAX_LINE_BYTES)}, the most one row may be: is it a "
+                "single JSON value over the whole file? Upload JSON lines (one example a line) or a JSON array."
+            )
+        numbered = numbered[:-1]  # the last line may be cut
+    numbered = [(n, ln) for n, ln in numbered if ln.strip()][:200]
+    if not numbered and len(head) >= size:
+        raise DatasetError(f"{name} has only blank lines: there is nothing to count.")
+    undecodable = [(n, b) for n, ln in numbered for b in [not_utf8(ln)] if b is not None]
+    if undecodable and len(undecodable) * 2 > len(numbered):
+        n, b = undecodable[0]
+        raise DatasetError(
+            f"{name} is not UTF-8 text (line {n:,}, byte {b:,}, and most of its first lines): save it as UTF-8 "
+            'and upload it again (in Excel: "CSV UTF-8"; in an editor: Save As, encoding UTF-8).'
+        )
+    lines = [ln for _, ln in numbered]
     objs: list[object] = []
     bad = 0
     for ln in lines:
@@ -139,7 +171,10 @@ def _detect_lines(name: str, head: bytes, size: int, forced: str | None) -> Dete
         shape = "list"
     else:
         shape = _json_shape(objs)
-    problems = []
+    problems = [
+        f"Line {n:,} is not UTF-8 text (byte {b:,}): it will be listed as an error. Save the file as UTF-8."
+        for n, b in undecodable[:5]
+    ]
     if bad and shape != "list":
         problems.append(
             f"{bad} of the first {len(lines)} lines are not valid JSON (they will be listed as errors)."
@@ -205,6 +240,8 @@ def detect(name: str, data: Source, *, shape: str | None = None) -> Detected:
     if shape is not None and shape not in SHAPES:
         raise DatasetError(f"Unknown shape {shape!r}: use one of {', '.join(SHAPES)}.")
     size = check_size(name, data)
+    if size == 0:
+        raise DatasetError(f"{name} is empty: there is nothing to count.")
     low = name.lower()
     head = read_head(data, 8)
     if shape == "repository" or (shape is None and archive_kind(name)):
@@ -215,14 +252,41 @@ def detect(name: str, data: Source, *, shape: str | None = None) -> Detected:
                         tuple((s.path, s.reason) for s in plan.skipped))  # fmt: skip
     if shape == "parquet" or (shape is None and (low.endswith(".parquet") or head[:4] == b"PAR1")):
         return _detect_table(name, data, "parquet", size)
-    if shape in ("csv", "tsv") or (shape is None and low.endswith((".csv", ".tsv", ".tab"))):
-        guess = shape or ("tsv" if low.endswith((".tsv", ".tab")) else "csv")
-        return _detect_table(name, data, guess, size)
     if head[:2] in (b"PK", b"\x1f\x8b") and shape is None:
         raise DatasetError(
             f"{name} looks like an archive: name it .zip or .tar.gz to count it as a repository."
         )
-    return _detect_lines(name, read_head(data), size, shape)
+    problem = text_problem(name, read_head(data, 8_192))
+    if problem:
+        raise DatasetError(problem)
+    if shape in ("csv", "tsv") or (shape is None and low.endswith((".csv", ".tsv", ".tab"))):
+        guess = shape or ("tsv" if low.endswith((".tsv", ".tab")) else "csv")
+        table_head = read_head(data)
+        head_lines = split_lines(table_head)[: None if len(table_head) >= size else -1]  # the last may be cut
+        bad = next(((n, b) for n, ln in enumerate(head_lines, 1) for b in [not_utf8(ln)] if b), None)
+        if bad:
+            raise DatasetError(
+                f"{name} is not UTF-8 text (line {bad[0]:,}, byte {bad[1]:,}): save it as UTF-8 and upload it "
+                'again (in Excel: "CSV UTF-8"; in an editor: Save As, encoding UTF-8).'
+            )
+        return _detect_table(name, data, guess, size)
+    lines_head = read_lines_head(data, size)
+    if json_array(lines_head, whole=len(lines_head) >= size):
+        items = array_lines(name, read_head(data, size))
+        if not items:
+            raise DatasetError(f"{name} is an empty JSON array: there is nothing to count.")
+        d = _detect_lines(name, items, len(items), shape)
+        return dataclasses.replace(d, size=size, array_items=items.count(b"\n"))
+    if shape is None and low.endswith(".json") and strip_bom(lines_head).lstrip().startswith(b"{"):
+        first = strip_bom(lines_head).split(b"\n", 1)[0]
+        try:
+            json.loads(first)
+        except (ValueError, RecursionError):
+            raise DatasetError(
+                f"{name} is one JSON object over many lines: a set is JSON lines (one example a line) or a "
+                "JSON array of examples."
+            ) from None
+    return _detect_lines(name, lines_head, size, shape)
 
 
 def pasted(text: str) -> bytes:
@@ -230,4 +294,6 @@ def pasted(text: str) -> bytes:
     return io.BytesIO(text.encode("utf-8")).getvalue()
 
 
-__all__ = ["SHAPES", "Detected", "Source", "check_size", "detect", "pasted", "source_size"]
+__all__ = [
+    "PASTED_LABEL", "PASTED_NAME", "SHAPES", "Detected", "Source", "check_size", "detect", "pasted", "source_size",
+]  # fmt: skip

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from ..catalog.images import ImagePart, image_part
 from ..workspace.formats import Message
 from . import limits
+from .jsonwords import json_problem
 
 CHAT_SHAPES = ("batch", "finetune", "gemini-batch", "mistral-batch", "anthropic-batch")
 BATCH_KEYS = ("custom_id", "method", "url", "body")
@@ -439,7 +440,7 @@ def parse_lines(
         try:
             obj = json.loads(raw)
         except (ValueError, RecursionError) as exc:
-            problem = exc.msg if isinstance(exc, json.JSONDecodeError) else "the JSON is too deeply nested"
+            problem = json_problem(exc)
             errors.append(RowError(n, f"line {n}", f"not valid JSON ({problem})"))
             continue
         if shape in CHAT_SHAPES and not isinstance(obj, dict):

@@ -19,7 +19,8 @@ from typing import Any, BinaryIO
 
 from .archive import ArchivePlan, Skipped, read_files
 from .limits import MAX_LINE_BYTES, DatasetError, mb
-from .rows import Row, RowError, table_rows
+from .rows import Row, RowError, split_lines, table_rows
+from .textfile import BOM, array_lines, check_array_size, json_array, not_utf8
 
 Source = bytes | str | os.PathLike[str]
 CHUNK_BYTES = 4_000_000  # a task's share of a JSONL file (thousands of rows)
@@ -60,24 +61,66 @@ class _Open:
         self.f.close()
 
 
+def _first_line_read(f: BinaryIO, block: int) -> bytes:
+    """The first `block` bytes, or more until a whole first line (at most MAX_LINE_BYTES + `block`)."""
+    head = f.read(block)
+    while b"\n" not in head and len(head) < MAX_LINE_BYTES + block:
+        more = f.read(max(block, len(head)))
+        if not more:
+            break
+        head += more
+    return head
+
+
+def _utf8_checked(chunk: bytes, first_line: int) -> tuple[bytes, tuple[RowError, ...]]:
+    """The chunk with each line that is not UTF-8 emptied (line numbers kept), and an error for each."""
+    try:
+        chunk.decode("utf-8")
+        return chunk, ()
+    except UnicodeDecodeError:
+        pass
+    lines, errors = split_lines(chunk), []
+    for i, line in enumerate(lines):
+        byte = not_utf8(line)
+        if byte is not None:
+            n = first_line + i
+            errors.append(RowError(n, f"line {n}", f"not UTF-8 text (byte {byte:,} of the line)"))
+            lines[i] = b""
+    return b"\n".join(lines) + (b"\n" if chunk.endswith(b"\n") else b""), tuple(errors)
+
+
 def jsonl_tasks(
     data: Source, *, shape: str, chunk_bytes: int = CHUNK_BYTES, text_field: str = "text",
     id_field: str | None = None, block: int = 1 << 20,
 ) -> Iterator[Task]:  # fmt: skip
     """Chunks of whole lines (about `chunk_bytes` each), numbered by their first line. A line
-    longer than MAX_LINE_BYTES becomes an error of its own and is not held in memory."""
+    longer than MAX_LINE_BYTES becomes an error of its own and is not held in memory; a line that
+    is not UTF-8 is an error with its line. A UTF-8 byte order mark is skipped; a JSON array of
+    examples is read whole (see :func:`textfile.array_lines`) and its items are the lines."""
     index, line_no = 0, 1
     buf = bytearray()
     skipping = False  # inside a line that is over the limit
 
     def task(chunk: bytes) -> Task:
-        return Task(
-            index, shape, line_no, data=chunk, units=len(chunk), text_field=text_field, id_field=id_field
-        )
+        chunk, errors = _utf8_checked(chunk, line_no)
+        return Task(index, shape, line_no, data=chunk, errors=errors, units=len(chunk), text_field=text_field,
+                    id_field=id_field)  # fmt: skip
 
     with _Open(data) as f:
+        size = f.seek(0, os.SEEK_END)
+        f.seek(0)
+        first = _first_line_read(f, block)
+        start = first[len(BOM) :] if first.startswith(BOM) else first
+        if json_array(start, whole=len(first) >= size):
+            check_array_size("The file", size)
+            f.seek(0)
+            items = array_lines("The file", f.read())
+            yield from jsonl_tasks(items, shape=shape, chunk_bytes=chunk_bytes, text_field=text_field,
+                                   id_field=id_field, block=block)  # fmt: skip
+            return
+        pending: bytes | None = start
         while True:
-            block_data = f.read(block)
+            block_data, pending = (pending, None) if pending is not None else (f.read(block), None)
             if skipping:
                 nl = block_data.find(b"\n")
                 if nl < 0 and block_data:
@@ -142,6 +185,10 @@ def _parquet(data: Source) -> Any:
 
 
 def _table_problem(name: str, exc: Exception) -> DatasetError:
+    if "invalid UTF8" in str(exc):  # Arrow's "CSV conversion error to string: invalid UTF8 data"
+        return DatasetError(
+            f"{name} is not UTF-8 text past its first lines: save it as UTF-8 and upload it again."
+        )
     text = str(exc).splitlines()[0][:160] if str(exc) else "it is damaged"
     return DatasetError(f"{name} could not be read as a table ({text}).")
 

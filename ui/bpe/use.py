@@ -6,11 +6,13 @@ import streamlit as st
 
 from tokenizer_core import BPEError, BPEModel, load_bpe_model, save_bpe_model, trained_tokenizer
 from tokenizer_core.bpe import bpe_tokenizer_size, export_agreement, plural, tiktoken_problem, with_steps
+from tokenizer_core.bpe.io import MAX_FILE_BYTES
 from tokenizer_core.tokenizers import escape_markdown
 
 from ..failures import guarded_callback
 from ..messages import clear_message, leave_message, show_message
 from ..state import register_session_tokenizer, session_tokenizers
+from ..uploads import upload_limit_mb
 from .model import set_model
 
 
@@ -127,6 +129,7 @@ def use_section(model: BPEModel | None, k: int) -> None:
             "Load a saved model (.json)",
             type=["json"],
             key="bpe_upload",
+            max_upload_size=upload_limit_mb(MAX_FILE_BYTES // 1_000_000),
             on_change=guarded_callback(_load_upload),
         )
         show_message("bpe_upload")

@@ -15,8 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.datasets import SHAPES, DatasetError, Detected, detect, pasted
+from tokenizer_core.datasets.detect import PASTED_LABEL, PASTED_NAME
 from tokenizer_core.tokenizers import escape_markdown
 
+from ..uploads import upload_limit_mb
 from .samples import SAMPLES, sample_bytes
 
 _log = logging.getLogger(__name__)
@@ -25,7 +27,8 @@ DATA = "datasets_data"  # session state: the Loaded set (kept across pages; an u
 DETECTED = "_datasets_detected"  # session state: (fingerprint, Detected | error sentence)
 SOURCES = {"file": "A file", "folder": "A folder", "paste": "Paste a list", "sample": "A sample"}
 # An upload through the browser is held in the server's memory: bounded well below what the
-# counting accepts from a notebook (1.5 GB). TW_DATASET_UPLOAD_MB overrides.
+# counting accepts from a notebook (1.5 GB); 200 MB is the largest Batch file OpenAI takes.
+# TW_DATASET_UPLOAD_MB lowers it (never above server.maxUploadSize: ui/uploads.py).
 UPLOAD_MB = int(os.environ.get("TW_DATASET_UPLOAD_MB", "200"))
 FILE_TYPES = ["jsonl", "json", "ndjson", "csv", "tsv", "tab", "parquet", "zip", "gz", "tgz", "txt"]
 FIELD_KEYS = (
@@ -115,12 +118,12 @@ def source_section() -> Loaded | None:
         st.file_uploader(
             "A JSONL (OpenAI Batch requests, chat fine-tuning, any JSON lines), a CSV, TSV or Parquet table, "
             "or a repository as .zip / .tar.gz", type=FILE_TYPES, key="datasets_file", on_change=_on_file,
-            max_upload_size=UPLOAD_MB,
+            max_upload_size=upload_limit_mb(UPLOAD_MB),
         )  # fmt: skip
     elif kind == "folder":
         st.file_uploader(
             "A folder (counted as a repository: its .gitignore is honoured)", accept_multiple_files="directory",
-            key="datasets_folder", on_change=_on_folder, max_upload_size=UPLOAD_MB,
+            key="datasets_folder", on_change=_on_folder, max_upload_size=upload_limit_mb(UPLOAD_MB),
         )  # fmt: skip
     elif kind == "paste":
         text = st.text_area(
@@ -133,7 +136,7 @@ def source_section() -> Loaded | None:
         loaded = st.session_state.get(DATA)
         data = pasted(text)
         if loaded is None or loaded.data != data:
-            st.session_state[DATA] = loaded = _loaded("pasted list", data)
+            st.session_state[DATA] = loaded = _loaded(PASTED_NAME, data)
         return loaded
     else:
         st.selectbox(
@@ -182,7 +185,8 @@ def _sample_view(d: Detected) -> None:
     if d.shape in ("csv", "tsv", "parquet"):
         st.dataframe(pd.DataFrame(list(d.sample)).astype(str).map(shown_text), hide_index=True, height=160)
     elif d.shape == "repository":
-        st.caption("First files: " + ", ".join(f"`{escape_markdown(s['path'])}`" for s in d.sample))
+        # plain text, escaped: inside a code span (backticks) Markdown's escapes would show as "\."
+        st.caption("First files: " + ", ".join(escape_markdown(s["path"]) for s in d.sample))
     elif d.shape == "list":
         st.code(shown_text(str(d.sample[0].get("text", "")))[:2000], language=None, wrap_lines=True)
     else:
@@ -202,8 +206,12 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
         return None, {}
     shapes = [s for s in SHAPES if (s == "repository") == (first.shape == "repository")]
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
+
+    def label(s: str) -> str:
+        return PASTED_LABEL if s == "list" and loaded.name == PASTED_NAME else SHAPES[s]
+
     shape = c1.selectbox(
-        "Shape", shapes, format_func=SHAPES.get, key="datasets_shape", persist_state="session",
+        "Shape", shapes, format_func=label, key="datasets_shape", persist_state="session",
         index=shapes.index(first.shape) if first.shape in shapes else 0,
         help="Detected from the file's name and first lines; change it if the guess is wrong.",
     )  # fmt: skip
@@ -212,8 +220,9 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
         st.error(escape_markdown(d), icon=":material/block:")
         return None, {}
     rows_hint = f"{loaded.note} · " if loaded.note else ""
+    array = f" (a JSON array of {first.array_items:,})" if first.array_items is not None else ""
     c2.caption(
-        f"{escape_markdown(loaded.name)} · {rows_hint}{d.size:,} bytes · detected: {SHAPES[first.shape]}"
+        f"{escape_markdown(loaded.name)} · {rows_hint}{d.size:,} bytes · detected: {first.label}{array}"
     )
     options: dict[str, Any] = {"name": loaded.name, "detected": d}
     if d.shape == "jsonl" and d.fields:
@@ -250,6 +259,12 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
         options["skip_locks"] = r3.toggle(
             "Skip lock files", True, key="datasets_locks", persist_state="session"
         )
+        options["skip_secrets"] = st.toggle(
+            "Skip files that may hold secrets", True, key="datasets_secrets", persist_state="session",
+            help="By name (.env, private keys, *.pem, id_rsa...) and by content (a private key block, an AWS, "
+            "GitHub, Slack, Google or API secret key), as repomix's security check does. Skipped files are "
+            "listed with the reason.",
+        )  # fmt: skip
     with st.expander("A sample of the set", icon=":material/visibility:", expanded=False):
         _sample_view(d)
     if d.problems:

@@ -14,10 +14,11 @@ from tokenizer_core.languages import (
     parse_translations_csv,
     translations_csv,
 )
-from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.tokenizers import MAX_TEXT_BYTES, escape_markdown
 
 from ..failures import guarded_callback
 from ..messages import clear_message, leave_message, leave_notes, show_message
+from ..uploads import upload_limit_mb
 from .cached import sample
 
 TABLE = "languages_table"  # rows behind the text editor (this session's texts)
@@ -87,7 +88,7 @@ def texts_section() -> tuple[list[Language], list[str]]:
         c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
         c1.file_uploader(
             "Upload translations (CSV with columns language, text)", type=["csv", "tsv", "txt"],
-            key="languages_csv", on_change=guarded_callback(_on_csv),
+            key="languages_csv", on_change=guarded_callback(_on_csv), max_upload_size=upload_limit_mb(MAX_TEXT_BYTES // 1_000_000),
             help="UTF-8 CSV; optional columns: code, script, whitespace_words (yes/no). A language "
             "already in the table gets the new text; others are added. Download the texts below "
             "for a file in the right format.",

@@ -9,13 +9,20 @@ from tokenizer_core.catalog.choices import Choice
 from tokenizer_core.tokenizers import escape_markdown
 from tokenizer_core.workspace.chat import Message
 from tokenizer_core.workspace.cost_inputs import costs_to_json
-from tokenizer_core.workspace.file import Workspace, WorkspaceError, load_workspace, save_workspace
+from tokenizer_core.workspace.file import (
+    MAX_FILE_BYTES,
+    Workspace,
+    WorkspaceError,
+    load_workspace,
+    save_workspace,
+)
 
 from ..failures import guarded_callback
 from ..fast_first import rerun_parts
 from ..messages import clear_message, leave_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..prices import RATE, current_rate, price_edits, set_price_edits
+from ..uploads import upload_limit_mb
 from .chat_editor import set_messages
 from .costs import cost_inputs_now, set_cost_inputs
 from .state import WORKSPACE
@@ -83,7 +90,7 @@ def workspace_file_section(current: Workspace) -> None:
             mime="application/json", icon=":material/download:", key="workspace_ws_save",
         )  # fmt: skip
         c2.file_uploader(
-            "Load a workspace file", type=["json"], key="workspace_ws_file",
+            "Load a workspace file", type=["json"], key="workspace_ws_file", max_upload_size=upload_limit_mb(MAX_FILE_BYTES // 1_000_000),
             on_change=guarded_callback(_on_workspace_file),
         )  # fmt: skip
         show_message(FILE_MESSAGE)
