@@ -417,18 +417,23 @@ def test_a_huge_pngs_header_is_read_without_its_pixels():
     assert peak < 1_000_000
 
 
-def test_a_data_url_is_decoded_only_as_far_as_its_header():
+@pytest.mark.parametrize("shape", ["chat-data-url", "gemini-inline"])
+def test_an_inline_image_is_decoded_only_as_far_as_its_header(shape):
     png = encoded(Image.new("RGB", (64, 32)), "PNG")
-    url = data_url(png + b"\0" * 30_000_000)  # 30 MB of trailing data after the image
+    payload = base64.b64encode(png + b"\0" * 30_000_000).decode()  # 30 MB of data after the image
+    if shape == "gemini-inline":
+        part = {"inline_data": {"mime_type": "image/png", "data": payload}}
+    else:
+        part = {"type": "image_url", "image_url": {"url": "data:image/png;base64," + payload}}
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
-        size = data_url_size(url)
+        found = image_part(part)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert size == ImageSize(64, 32, "PNG")
-    assert peak < 1_000_000  # decoding the whole payload would hold 30 MB
+    assert found is not None and found.size == ImageSize(64, 32, "PNG")
+    assert peak < 1_000_000  # decoding (or copying) the whole payload would hold 30 MB or more
 
 
 # --- finding images in content parts ---------------------------------------------------------------

@@ -177,15 +177,19 @@ def data_url_size(url: str) -> ImageSize:
         raise ImageError("The image's data URL does not start with data:<type>;base64, as it should.")
     if not match.group(1).lower().endswith(";base64"):
         raise ImageError("The image's data URL is not base64 (it needs ;base64 after its type).")
-    start = match.end()
-    if (len(url) - start) % 4 == 1 and not _SPACE.search(url, len(url) - 100):
+    return _base64_size(url, match.end())
+
+
+def _base64_size(text: str, start: int) -> ImageSize:
+    """The size of the image whose base64 is ``text[start:]`` (the text is not copied)."""
+    if (len(text) - start) % 4 == 1 and not _SPACE.search(text, len(text) - 100):
         raise ImageError("The image's data is not valid base64 (its length cannot be).")
     try:
-        return _read_size(io.BufferedReader(_Base64Stream(url, start), buffer_size=8192))
+        return _read_size(io.BufferedReader(_Base64Stream(text, start), buffer_size=8192))
     except _Wrapped:
         # Line breaks from an encoder that wraps its output: only the part a header search may
         # read is cleaned (at most MAX_HEADER_BYTES decoded, with room for the breaks).
-        cleaned = _SPACE.sub("", url[start : start + MAX_HEADER_BYTES * 3])
+        cleaned = _SPACE.sub("", text[start : start + MAX_HEADER_BYTES * 3])
         return _read_size(io.BufferedReader(_Base64Stream(cleaned), buffer_size=8192))
 
 
@@ -234,7 +238,10 @@ def _from_url(url: object, detail: str) -> ImagePart:
 def _from_base64(data: object, detail: str) -> ImagePart:
     if not isinstance(data, str) or not data.strip():
         return ImagePart("data", None, detail, "The image part has no data.")
-    return _from_url("data:;base64," + data, detail)
+    try:
+        return ImagePart("data", _base64_size(data, 0), detail)
+    except ImageError as exc:
+        return ImagePart("data", None, detail, str(exc))
 
 
 def image_part(part: Mapping[str, Any]) -> ImagePart | None:
