@@ -247,3 +247,69 @@ def test_a_model_the_app_does_not_know_is_said():
     r = _count(lines, ["gpt-4o-mini"])
     assert any("a model this app does not know" in u for u in r.verdict.unchecked)
     assert json.dumps(r.file_models)
+
+
+def _png_data_url(width: int, height: int) -> str:
+    import base64
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 30, 30)).save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def test_a_vision_batch_adds_each_images_tokens_by_openais_rule():
+    """OpenAI's vision guide: a 1024 x 1024 image at high detail costs gpt-4o 765 tokens; 4096 x 8192
+    at low detail costs 85. The text-only twin of the same rows gives the rest."""
+    lines = _batch(3, model="gpt-4o")
+    twin = json.loads(json.dumps(lines))
+    pictures = [(1024, 1024, "high", 765), (4096, 8192, "low", 85), (None, None, "high", None)]
+    for ln, (w, h, detail, _) in zip(lines, pictures):
+        url = _png_data_url(w, h) if w else "https://example.com/cat.png"
+        user = ln["body"]["messages"][1]
+        user["content"] = [{"type": "text", "text": user["content"]},
+                           {"type": "image_url", "image_url": {"url": url, "detail": detail}}]  # fmt: skip
+    with_images = _count(lines, ["gpt-4o"])
+    text_only = _count(twin, ["gpt-4o"])
+    added = (with_images.per_model["gpt-4o"] - text_only.per_model["gpt-4o"]).tolist()
+    assert added[:2] == [765, 85]
+    assert added[2] > 765  # an image by URL: its size is not known offline, so the most it can cost
+    m = with_images.model("gpt-4o")
+    assert m.images == 3 and m.image_tokens == sum(added)
+    assert any("not known" in n.text.lower() or "url" in n.text.lower() for n in with_images.notes)
+
+
+def test_a_vision_batch_is_detected_past_a_long_first_line():
+    lines = _batch(2, model="gpt-4o")
+    lines[0]["body"]["messages"][1]["content"] = [
+        {"type": "text", "text": "Describe."},
+        {"type": "image_url", "image_url": {"url": _png_data_url(1024, 1024), "detail": "high"}},
+    ]
+    # pad the first line past 256 KB with a long text part, as a row with a large photo would be
+    lines[0]["body"]["messages"][1]["content"].append({"type": "text", "text": "x " * 150_000})
+    data = jsonl(lines)
+    assert len(data.split(b"\n")[0]) > 256 * 1024
+    d = detect("batch.jsonl", data)
+    assert d.shape == "batch" and d.models == ("gpt-4o",)
+    r = count_dataset(data, ["gpt-4o"], name="batch.jsonl", engine="local")
+    assert r.ids == ("request-1", "request-2") and r.model("gpt-4o").images == 1
+
+
+def test_a_gemini_batch_counts_inline_images_by_googles_tile_rule():
+    """Google's token page: an image with both sides at most 384 px is 258 tokens; 1600 x 900 is
+    3 x 2 tiles of 768 px, 1,548 tokens (Gemini 2.x)."""
+    import base64
+
+    def part(w: int, h: int) -> dict:
+        data = _png_data_url(w, h).split(",", 1)[1]
+        assert base64.b64decode(data)[:4] == b"\x89PNG"
+        return {"inline_data": {"mime_type": "image/png", "data": data}}
+
+    rows = [{"key": f"k{i}", "request": {"contents": [{"role": "user", "parts": [{"text": "What is this?"}, p]}]}}
+            for i, p in enumerate([part(300, 200), part(1600, 900)])]  # fmt: skip
+    twin = [{"key": r["key"], "request": {"contents": [{"role": "user", "parts": [{"text": "What is this?"}]}]}}
+            for r in rows]  # fmt: skip
+    a = count_dataset(jsonl(rows), ["gemini-2.5-flash"], name="g.jsonl", engine="local")
+    b = count_dataset(jsonl(twin), ["gemini-2.5-flash"], name="g.jsonl", engine="local")
+    assert (a.per_model["gemini-2.5-flash"] - b.per_model["gemini-2.5-flash"]).tolist() == [258, 1_548]
