@@ -184,8 +184,9 @@ def test_other_providers_batch_files_are_recognised_and_checked(shape, line):
         v.provider
         == {"gemini-batch": "Google", "mistral-batch": "Mistral", "anthropic-batch": "Anthropic"}[shape]
     )
-    assert not v.accepted  # the second line repeats the first's id
     assert any("its id repeats line 1's" in p.text for p in v.problems)
+    # OpenAI and Anthropic document that ids are unique; Google and Mistral do not: a warning there
+    assert v.accepted == (shape != "anthropic-batch") and v.warnings == (shape != "anthropic-batch")
     if shape == "anthropic-batch":
         assert r.not_counted and not r.models
         assert any("Anthropic publishes no tokenizer" in u for u in v.unchecked)

@@ -125,7 +125,24 @@ class FileFacts:
     row_problems: Mapping[int, tuple[str, ...]]  # found when each row was read (reject)
     errors: Sequence[RowError]  # rows that could not be read (listed)
     error_count: int  # all of them
-    named_ids: bool = True  # the shape's rows carry an id the provider requires unique
+
+
+def repeats(facts: FileFacts) -> dict[int, str]:
+    """Each repeat of a row's id after its first: row index -> sentence."""
+    out: dict[int, str] = {}
+    first: dict[str, int] = {}
+    for i, rid in enumerate(facts.ids):
+        if rid == f"line {int(facts.lines[i])}":
+            continue  # no id given: said when the row was read
+        j = first.setdefault(rid, i)
+        if j != i:
+            out[i] = f"its id repeats line {int(facts.lines[j]):,}'s (ids must be unique)"
+    return out
+
+
+# Whose batch files must have unique ids, as their documents say (OpenAI: custom_id; Anthropic:
+# custom_id). Google and Mistral document no such rule: a repeat there is a warning.
+UNIQUE_IDS = ("batch", "anthropic-batch")
 
 
 def file_flags(facts: FileFacts) -> dict[int, list[str]]:
@@ -133,16 +150,9 @@ def file_flags(facts: FileFacts) -> dict[int, list[str]]:
     repeat after the first), a model or endpoint other than the file's main one, and what its
     reading found. Row index -> sentences (all ``reject``)."""
     flags: dict[int, list[str]] = {i: list(p) for i, p in facts.row_problems.items()}
-    if facts.named_ids and facts.shape != "finetune":
-        first: dict[str, int] = {}
-        for i, rid in enumerate(facts.ids):
-            if rid.startswith("line ") and rid == f"line {int(facts.lines[i])}":
-                continue  # no id given: said when the row was read
-            j = first.setdefault(rid, i)
-            if j != i:
-                flags.setdefault(i, []).append(
-                    f"its id repeats line {int(facts.lines[j]):,}'s (ids must be unique)"
-                )
+    if facts.shape in UNIQUE_IDS:
+        for i, text in repeats(facts).items():
+            flags.setdefault(i, []).append(text)
     if facts.shape == "batch":
         for column, what in ((facts.models, "model"), (facts.urls, "endpoint")):
             main = main_value(column)
@@ -268,6 +278,10 @@ def judge(
     for i, texts in sorted(flags.items()):
         for t in texts:
             add(Problem(int(facts.lines[i]), facts.ids[i], t, "reject"))
+    if facts.shape in ("gemini-batch", "mistral-batch"):
+        for i, text in sorted(repeats(facts).items()):
+            add(Problem(int(facts.lines[i]), facts.ids[i], text.replace("(ids must be unique)", "(the answers to "
+                        "the two cannot be told apart)"), "warn"))  # fmt: skip
     if model is not None:
         checked.append(f"each row against {model}'s limits")
         for i, (severity, text) in sorted(limits.items()):
@@ -280,5 +294,5 @@ def judge(
 
 __all__ = [
     "MAX_PROBLEMS_LISTED", "PROVIDERS", "SEVERITIES", "FileFacts", "Problem", "Verdict", "catalog_model",
-    "file_flags", "judge", "limit_problems", "main_value",
+    "UNIQUE_IDS", "file_flags", "judge", "limit_problems", "main_value", "repeats",
 ]  # fmt: skip
