@@ -205,3 +205,63 @@ def test_the_result_and_settings_stay_after_another_page(page):
     assert page.number_input(key="datasets_tpm").value == 30_000
     assert summary(page) == before
     assert any("drop it again" in c.value for c in page.caption)
+
+
+def _png_url(width: int, height: int) -> str:
+    import base64
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), (10, 120, 200)).save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def vision_lines() -> list[dict]:
+    lines = batch_lines(4)
+    for ln in lines:
+        ln["body"]["model"] = "gpt-4o"
+        user = ln["body"]["messages"][1]
+        user["content"] = [{"type": "text", "text": user["content"]},
+                           {"type": "image_url", "image_url": {"url": _png_url(1024, 1024), "detail": "high"}}]  # fmt: skip
+    return lines
+
+
+def test_a_vision_file_counts_its_images_and_preselects_its_model(page):
+    data = jsonl(vision_lines())
+    upload(page, "vision.jsonl", data)
+    toggle = page.toggle(key="datasets_file_models")
+    assert toggle.value and "GPT-4o" in toggle.label
+    count(page)
+    shown = summary(page)
+    # OpenAI's vision guide: a 1024 x 1024 image at high detail is 765 tokens for gpt-4o
+    assert shown["GPT-4o"]["Image tokens"] == 4 * 765 and shown["GPT-4o"]["In the file"] is True
+    assert "OpenAI would accept this file" in page.success[0].value
+    costs = [d.value for d in page.dataframe if "Ceiling (standard)" in d.value.columns][0]
+    assert set(costs.columns) >= {"Expected (standard)", "Expected (batch)", "Ceiling (batch)", "Price"}
+
+
+def test_an_embeddings_file_is_counted_input_by_input(page):
+    lines = [{"custom_id": f"e{i}", "method": "POST", "url": "/v1/embeddings",
+              "body": {"model": "text-embedding-3-small", "input": ["first text", "second text"]}}
+             for i in range(3)]  # fmt: skip
+    data = jsonl(lines)
+    upload(page, "embed.jsonl", data)
+    count(page)
+    expected = count_dataset(data, ["text-embedding-3-small"], name="embed.jsonl", engine="local")
+    shown = summary(page)["text-embedding-3-small"]
+    assert shown["Total tokens"] == expected.model("text-embedding-3-small").total
+    assert "OpenAI would accept this file" in page.success[0].value
+
+
+def test_a_rejected_file_says_so_before_any_cost(page):
+    lines = batch_lines(6)
+    lines[2]["custom_id"] = lines[0]["custom_id"]
+    lines[4]["body"]["model"] = "gpt-4.1"
+    upload(page, "bad.jsonl", jsonl(lines))
+    count(page)
+    assert page.error[0].value.startswith("**OpenAI would reject it: 3 problems")
+    (problems,) = [e for e in page.expander if e.label.startswith("The problems")]
+    text = problems.markdown[0].value.replace("\\", "")  # markdown escapes
+    assert "line 3 (request-1): its id repeats line 1's" in text
+    assert "line 5 (request-5): its model is gpt-4.1" in text
