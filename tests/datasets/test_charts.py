@@ -30,3 +30,19 @@ def test_the_icicle_lays_folders_out_by_tokens():
     data = icicle_chart(paths, tokens).to_dict()["datasets"]
     (rows,) = data.values()
     assert {r["path"] for r in rows} >= {"src", "docs", "README.md", "src/a.py"}
+
+
+def test_icicle_labels_fit_their_boxes_so_they_never_overlap():
+    from tokenizer_core.datasets.charts import CHAR_PX, LABEL_PAD_PX, NARROWEST_CHART_PX, box_label
+
+    paths = [f"package_with_a_long_name_{i}/module_{j}.py" for i in range(6) for j in range(5)]
+    tokens = [1000 * (i + 1) + j for i in range(6) for j in range(5)]
+    data = icicle_chart(paths, tokens).to_dict()["datasets"]
+    (rows,) = data.values()
+    total = sum(tokens)
+    for r in rows:
+        if r["label"]:
+            width = (r["x1"] - r["x0"]) / total * NARROWEST_CHART_PX
+            assert len(r["label"]) * CHAR_PX + LABEL_PAD_PX <= width, r
+    assert box_label("tokenizer_core", 0.5) == "tokenizer_core"
+    assert box_label("tokenizer_core", 0.1) == "tok…" and box_label("x", 0.01) == ""

@@ -21,7 +21,23 @@ from .result import ModelSummary
 
 MAX_DEPTH_SHOWN = 4
 MIN_SHARE = 0.004
-LABEL_SHARE = 0.08  # boxes at least this share of the tokens are labelled  # nodes below this share of the tokens are merged into "(smaller)"
+LABEL_SHARE = 0.08  # boxes at least this share of the tokens are labelled
+# A label is drawn only where it fits its box on the narrowest chart the page draws (a phone's),
+# so labels never run into each other: about 6 px a character at font size 10, 3 px padding.
+NARROWEST_CHART_PX = 320
+CHAR_PX = 6.2
+LABEL_PAD_PX = 6
+
+
+def box_label(name: str, share: float, *, width: float = NARROWEST_CHART_PX) -> str:
+    """The label a box of `share` of the chart's width can hold: the name, cut with "…", or "".
+
+    ``box_label("tokenizer_core", 0.5) -> "tokenizer_core"``; ``box_label("tokenizer_core", 0.1) -> "tok…"``
+    """
+    room = int((share * width - LABEL_PAD_PX) // CHAR_PX)
+    if share < LABEL_SHARE or room < 3:
+        return ""
+    return name if len(name) <= room else name[: room - 1] + "…"
 
 
 def histogram_frame(models: Sequence[ModelSummary]) -> pd.DataFrame:
@@ -116,7 +132,7 @@ def icicle_chart(
     data = pd.DataFrame(
         [{"path": n.path or "/", "name": n.name, "depth": n.depth, "x0": n.x0, "x1": n.x1, "tokens": n.tokens,
           "kind": "file" if n.file else "folder", "top": n.path.split("/")[0],
-          "label": n.name if n.tokens >= LABEL_SHARE * total else ""} for n in nodes],
+          "label": box_label(n.name, (n.x1 - n.x0) / total)} for n in nodes],
         columns=["path", "name", "depth", "x0", "x1", "tokens", "kind", "top", "label"],
     )  # fmt: skip
     base = alt.Chart(data).encode(
@@ -131,4 +147,4 @@ def icicle_chart(
     return chart.properties(width=width, height=32 * max(1, data["depth"].nunique()))
 
 
-__all__ = ["IcicleNode", "histogram_chart", "histogram_frame", "icicle_chart", "icicle_nodes"]
+__all__ = ["IcicleNode", "box_label", "histogram_chart", "histogram_frame", "icicle_chart", "icicle_nodes"]
