@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core.tokenizers import escape_markdown
-from ui.datasets.job import current_job, progress_panel, start_count
+from ui.datasets.job import current_job, lost_to_a_reload, progress_panel, start_count
 from ui.datasets.options import figures_section, models_section
 from ui.datasets.results import results_section
 from ui.datasets.source import shape_section, source_section
@@ -20,6 +20,8 @@ st.caption(
 
 loaded = source_section()
 keep_work("datasets")  # the settings, for a reload (ui/saved_work.py); before any st.stop
+if (lost := lost_to_a_reload(loaded is not None)) is not None:
+    st.warning(lost, icon=":material/refresh:")
 if loaded is None:
     st.info("Drop a file or a folder, paste a list, or try a sample.", icon=":material/upload_file:")
     st.stop()
@@ -44,9 +46,8 @@ c2.caption(
 if not models:
     st.info("Choose at least one model above.", icon=":material/arrow_upward:")
 if clicked and models:
-    job = start_count(fingerprint, loaded.name, loaded.data, models, options)
-    job = current_job()
-    running = job is not None and not job.done()
+    start_count(fingerprint, loaded.name, loaded.data, models, options)
+    st.rerun()  # a run from the top keeps the count's token in the browser (the saved work)
 
 if running:
     progress_panel()

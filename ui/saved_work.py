@@ -94,7 +94,9 @@ PAGES: dict[str, dict[str, str]] = {
     "inside": {"inside_text": "str", "inside_tokenizer": "str", "inside_compare": "strs"},
     "datasets": {  # the settings and a pasted list; a dropped file is the browser's to give again
         "datasets_paste": "str", "datasets_models": "strs", "datasets_budget": "int", "datasets_output": "int",
-        "datasets_tpm": "int", "datasets_epochs": "int",
+        "datasets_tpm": "int", "datasets_epochs": "int", "datasets_file_models": "bool",
+        "datasets_output_mode": "str", "datasets_output_share": "int", "datasets_enqueued": "int",
+        "datasets_training_price": "float", "datasets_last": "json",
     },
     "chunks": {
         "chunks_text": "str", "chunks_sample": "str", "chunks_strategy": "str", "chunks_tokenizer": "str",

@@ -265,3 +265,40 @@ def test_a_rejected_file_says_so_before_any_cost(page):
     text = problems.markdown[0].value.replace("\\", "")  # markdown escapes
     assert "line 3 (request-1): its id repeats line 1's" in text
     assert "line 5 (request-5): its model is gpt-4.1" in text
+
+
+def test_a_reload_during_a_count_stops_it_at_once_and_says_what_was_lost(page, monkeypatch):
+    """The tab's saved work brings the running count's token to the new session, which stops that
+    count at once and says the dropped file is not kept; after a finished count it says so too."""
+    from streamlit.testing.v1 import AppTest
+
+    import ui.datasets.job as job_module
+    from tests.conftest import ENTRY
+
+    started = threading.Event()
+
+    def slow(data, models, *, progress, cancel, **options):
+        started.set()
+        if cancel.wait(60):
+            raise DatasetCancelled("The count was cancelled.")
+        raise AssertionError("never cancelled")
+
+    monkeypatch.setattr(job_module, "count_dataset", slow)
+    upload(page, "batch.jsonl", jsonl(batch_lines(12)))
+    ok(page.button(key="datasets_count").click().run())
+    assert started.wait(10)
+    old = page.session_state["datasets_job"]
+    kept = page.session_state["datasets_last"]  # what the browser keeps for this page
+    assert kept["name"] == "batch.jsonl" and not old.done()
+
+    reloaded = AppTest.from_file(ENTRY, default_timeout=60)
+    reloaded.session_state["datasets_last"] = dict(kept)  # the saved work, back in the new session
+    ok(reloaded.switch_page(PAGE).run())
+    assert old.wait(10) and old.cancelled
+    (warning,) = [w.value for w in reloaded.warning if "reloaded" in w.value]
+    assert "batch.jsonl was being counted: that count is stopped" in warning
+
+    again = AppTest.from_file(ENTRY, default_timeout=60)
+    again.session_state["datasets_last"] = dict(kept)
+    ok(again.switch_page(PAGE).run())
+    assert any("batch.jsonl, and its count are not kept across a reload" in w.value for w in again.warning)

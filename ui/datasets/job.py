@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +32,10 @@ from tokenizer_core.datasets import (
 from ..jobs import cancel_when_session_ends
 
 JOB = "datasets_job"  # session state: this session's running or last job
+LAST = "datasets_last"  # session state, kept in the browser: the set last counted and its job's token
+# Every running count by its token: a reload starts a new session, which finds the count its tab
+# started before the reload here (the token comes back with the saved work) and stops it at once.
+_RUNNING: weakref.WeakValueDictionary[str, CountJob] = weakref.WeakValueDictionary()
 _SETTLE = "_datasets_settle"  # session state: a run that should wait a moment for the job
 SETTLE_SECONDS = 1.5  # a small set is counted by then: its result shows without a poll
 POLL_SECONDS = 0.5
@@ -93,6 +99,9 @@ def start_count(fingerprint: tuple[Any, ...], name: str, data: bytes, models: li
     if old is not None:
         old.cancel()
     job = CountJob(fingerprint, name)
+    token = uuid.uuid4().hex
+    _RUNNING[token] = job
+    st.session_state[LAST] = {"name": name, "token": token}
     thread = threading.Thread(
         target=job.run, args=(data, models, options), name="tw-dataset-count", daemon=True
     )
@@ -101,6 +110,24 @@ def start_count(fingerprint: tuple[Any, ...], name: str, data: bytes, models: li
     cancel_when_session_ends(job)
     thread.start()
     return job
+
+
+def lost_to_a_reload(has_set: bool) -> str | None:
+    """After a reload, what was lost, in a sentence (None: nothing): the dropped file and its count
+    are not kept in the browser, and a count still running for the tab before the reload is
+    stopped now, not when its session times out."""
+    last = st.session_state.get(LAST)
+    if has_set or not isinstance(last, dict) or st.session_state.get(JOB) is not None:
+        return None
+    st.session_state.pop(LAST, None)
+    name = str(last.get("name", "the set"))
+    job = _RUNNING.pop(str(last.get("token", "")), None)
+    if job is not None and not job.done():
+        job.cancel()
+        return (f"The page was reloaded while {name} was being counted: that count is stopped. A dropped file is "
+                "not kept across a reload: drop it again to count it (your settings are kept).")  # fmt: skip
+    return (f"The set you counted before, {name}, and its count are not kept across a reload: drop it again "
+            "to count it (your settings are kept).")  # fmt: skip
 
 
 def cancel_count() -> None:
@@ -123,6 +150,7 @@ def current_job() -> CountJob | None:
 def forget_count() -> None:
     """Drop this session's job and result (a new set was dropped)."""
     job = st.session_state.pop(JOB, None)
+    st.session_state.pop(LAST, None)
     if job is not None:
         job.cancel()
 
