@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import zipfile
 
 import pytest
 from playwright.sync_api import expect
@@ -154,3 +155,21 @@ def test_a_file_over_a_limit_gets_a_sentence_never_axios_error(browser, monkeypa
             assert not app.exceptions()
         finally:
             context.close()
+
+
+def test_file_names_show_plainly_and_hidden_characters_written_out(app_page):
+    """No Markdown escapes shown in a name ("setup\\.py"), and a right-to-left override in a
+    name is written out, where a browser would show "invoice\u202etxt.py" as "invoiceyp.txt"."""
+    app = app_page
+    app.goto("datasets")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("repo/setup.py", "print(1)\n")
+        z.writestr("repo/invoice\u202etxt.py", "print(2)\n")
+    _upload(app, "repo.zip", buf.getvalue(), "application/zip")
+    app.main.get_by_text("A sample of the set").click()  # an expander: no rerun
+    first = app.main.get_by_text(re.compile("^First files:"))
+    expect(first).to_be_visible()
+    shown = first.inner_text()
+    assert "setup.py" in shown and "invoice\\u202etxt.py" in shown
+    assert "\\." not in shown and "\u202e" not in shown

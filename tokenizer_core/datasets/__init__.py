@@ -11,9 +11,11 @@ API (for the Datasets page and notebooks; options are keyword-only)::
 
 detect(name, data, *, shape=None) -> Detected
     shape: "batch" (OpenAI Batch requests), "finetune" (chat fine-tuning), "jsonl" (JSON lines,
-    a text field), "csv", "tsv", "parquet", "repository" (.zip / .tar.gz), "list" (one text a
-    line; a pasted list is ``pasted(text)``). Raises DatasetError (a sentence for the user) for a
-    file over MAX_SOURCE_BYTES or a hostile archive, before any work.
+    a text field), "csv", "tsv", "parquet", "repository" (.zip / .tar.gz), "list" (a text file,
+    one text a line; a pasted list is ``pasted(text)``). A JSON array of examples (up to 50 MB)
+    is counted as JSON lines of its items (d.array_items). Raises DatasetError (a sentence for
+    the user) for a file over MAX_SOURCE_BYTES, a hostile archive, an empty, binary, UTF-16/32
+    or non-UTF-8 file, before any work.
 
 count_dataset(source, models, *, name=None, shape=None, detected=None, text_field=None,
               id_field=None, columns=None, id_column=None, budget=None, output_tokens=None,

@@ -66,7 +66,13 @@ class Detected:
 
     @property
     def label(self) -> str:
-        return PASTED_LABEL if self.shape == "list" and self.name == PASTED_NAME else SHAPES[self.shape]
+        return shape_label(self.shape, self.name)
+
+
+def shape_label(shape: str, name: str) -> str:
+    """A shape's label for a set named `name`: ``shape_label("list", "notes.txt") -> "Text file (one
+    text a line)"``; text pasted in the page's box (named PASTED_NAME) is a "Pasted list"."""
+    return PASTED_LABEL if shape == "list" and name == PASTED_NAME else SHAPES.get(shape, shape)
 
 
 def source_size(data: Source) -> int:
@@ -295,5 +301,6 @@ def pasted(text: str) -> bytes:
 
 
 __all__ = [
-    "PASTED_LABEL", "PASTED_NAME", "SHAPES", "Detected", "Source", "check_size", "detect", "pasted", "source_size",
+    "PASTED_LABEL", "PASTED_NAME", "SHAPES", "Detected", "Source", "check_size", "detect", "pasted", "shape_label",
+    "source_size",
 ]  # fmt: skip

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.datasets import SHAPES, DatasetError, Detected, detect, pasted
-from tokenizer_core.datasets.detect import PASTED_LABEL, PASTED_NAME
+from tokenizer_core.datasets.detect import PASTED_NAME, shape_label
 from tokenizer_core.tokenizers import escape_markdown
 
 from ..uploads import upload_limit_mb
@@ -207,11 +207,8 @@ def shape_section(loaded: Loaded) -> tuple[Detected | None, dict[str, Any]]:
     shapes = [s for s in SHAPES if (s == "repository") == (first.shape == "repository")]
     c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
 
-    def label(s: str) -> str:
-        return PASTED_LABEL if s == "list" and loaded.name == PASTED_NAME else SHAPES[s]
-
     shape = c1.selectbox(
-        "Shape", shapes, format_func=label, key="datasets_shape", persist_state="session",
+        "Shape", shapes, format_func=lambda s: shape_label(s, loaded.name), key="datasets_shape", persist_state="session",
         index=shapes.index(first.shape) if first.shape in shapes else 0,
         help="Detected from the file's name and first lines; change it if the guess is wrong.",
     )  # fmt: skip
