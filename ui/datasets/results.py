@@ -9,8 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.catalog.rates import money_text
-from tokenizer_core.datasets import SHAPES, Cost, DatasetResult, ModelSummary, RowRef
+from tokenizer_core.datasets import Cost, DatasetResult, ModelSummary, RowRef
 from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, icicle_chart, icicle_nodes
+from tokenizer_core.datasets.detect import shape_label
 from tokenizer_core.tokenizers import escape_markdown
 
 from .options import chosen_epochs
@@ -207,7 +208,7 @@ def _repository(result: DatasetResult, m: ModelSummary) -> None:
     elif repo.fits:
         st.success(f"The whole repository ({m.total:,} tokens) fits in {m.name}'s window of {m.window:,}.")
     else:
-        drop = ", ".join(f"`{escape_markdown(d)}`" for d in repo.drop)
+        drop = ", ".join(escape_markdown(shown_text(d)) for d in repo.drop)
         st.warning(
             f"{m.total:,} tokens do not fit in {m.name}'s window of {m.window:,}. Drop {drop} "
             f"(largest first) and {repo.tokens_after_drop:,} tokens are left.", icon=":material/content_cut:",
@@ -296,7 +297,7 @@ def results_section(result: DatasetResult, seconds: float | None) -> None:
     result = result.with_epochs(chosen_epochs())  # the page's epochs, in the figures and the downloads
     unit = "files" if result.shape == "repository" else "rows"
     st.subheader(f"{result.rows:,} {unit} counted{took_text(seconds)}")
-    st.caption(f"{escape_markdown(shown_text(result.name))} · {SHAPES.get(result.shape, result.shape)}")
+    st.caption(f"{escape_markdown(shown_text(result.name))} · {shape_label(result.shape, result.name)}")
     verdict_section(result)
     if result.not_counted:
         st.caption(
