@@ -16,7 +16,8 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.datasets.samples import PROSE, batch_lines, finetune_lines, jsonl, repo_zip
-from tokenizer_core.datasets import DaskEngine, DatasetCancelled, count_dataset
+from tokenizer_core.datasets import DatasetCancelled, count_dataset
+from tokenizer_core.datasets.engine import DaskEngine
 
 distributed = pytest.importorskip("distributed")
 
