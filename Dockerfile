@@ -1,6 +1,6 @@
 # Tokenizer Workbench: one server for a team.
 #   docker build -t tokenizer-workbench .
-#   docker run -p 8501:8501 --cpus 2 -e TW_WORKERS=1 tokenizer-workbench
+#   docker run -p 8501:8501 --cpus 2 -e TW_PROCESSES=3 tokenizer-workbench
 # Everything the app needs is installed at build time; at run time it needs no network
 # (the tokenizers' data comes from the pinned packages and tokenizer_core/data).
 FROM python:3.11-slim

@@ -47,10 +47,10 @@ if str(ROOT) not in sys.path:
 import psutil  # noqa: E402
 
 from bench.corpus import OUT, english_prose  # noqa: E402
-from tokenizer_core.datasets import DaskEngine, InProcess, count_dataset  # noqa: E402
+from tokenizer_core.datasets import count_dataset  # noqa: E402
 from tokenizer_core.datasets.archive import plan_archive, read_files  # noqa: E402
 from tokenizer_core.datasets.count import CountKey, count_task  # noqa: E402
-from tokenizer_core.datasets.engine import WORKER_ENVIRON  # noqa: E402
+from tokenizer_core.datasets.engine import WORKER_ENVIRON, DaskEngine, InProcess  # noqa: E402
 from tokenizer_core.datasets.sources import jsonl_tasks  # noqa: E402
 from tokenizer_core.tokenizers.registry import load_builtin  # noqa: E402
 

@@ -49,7 +49,7 @@ from tokenizer_core.jobs import JobPool  # noqa: E402
 from tokenizer_core.tasks import (  # noqa: E402
     analyse_identifiers_task,
     chunk_task,
-    count_task,
+    count_table_task,
     train_bpe_task,
     worker_builtin,
 )
@@ -176,13 +176,13 @@ def counting(pool: JobPool, *, quick: bool) -> None:
     )
     text = english_prose(max(sizes) + 1000)
     kw = {"context_window": 128_000, "allow_special": False}
-    count_task(text[:NATIVE_WARM], ids, **kw)  # engines loaded and checked, here and in the worker
-    pool.submit(count_task, text[:NATIVE_WARM], ids, **kw).result()
+    count_table_task(text[:NATIVE_WARM], ids, **kw)  # engines loaded and checked, here and in the worker
+    pool.submit(count_table_task, text[:NATIVE_WARM], ids, **kw).result()
     rows = []
     for n in sizes:
         part = text[:n]
-        local = _median(lambda: count_task(part, ids, **kw), quick)
-        pooled = _median(lambda: pool.submit(count_task, part, ids, **kw).result(), quick)
+        local = _median(lambda: count_table_task(part, ids, **kw), quick)
+        pooled = _median(lambda: pool.submit(count_table_task, part, ids, **kw).result(), quick)
         rows.append((n, local, pooled))
     _table("counting (English prose, the counter's 3 default tokenizers)", rows)
 

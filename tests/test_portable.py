@@ -12,7 +12,7 @@ from tests.ui.test_session_tokenizers import OWN
 from tokenizer_core import count_table, load_builtin
 from tokenizer_core.jobs import JobPool
 from tokenizer_core.portable import portable, portable_all, rebuild
-from tokenizer_core.tasks import chunk_task, count_task
+from tokenizer_core.tasks import chunk_task, count_table_task
 
 TEXT = "Tokens cost money. 東京 ☕ <|endoftext|> déjà vu\n\n lower newest widest  \t x" * 30
 
@@ -43,7 +43,9 @@ def test_a_users_tokenizer_rebuilt_from_its_data_encodes_the_same(kind):
 def test_a_users_tokenizer_counts_in_a_worker_as_in_process(pool, kind):
     own = OWN[kind]()
     refs = portable_all([load_builtin("o200k_base"), own])
-    rows = pool.submit(count_task, TEXT, refs, context_window=8192, allow_special=False).result(timeout=120)
+    rows = pool.submit(count_table_task, TEXT, refs, context_window=8192, allow_special=False).result(
+        timeout=120
+    )
     here = count_table(TEXT, [load_builtin("o200k_base"), own], context_window=8192)
     assert [(r.tokenizer_id, r.tokens, r.characters) for r in rows] == [
         (r.tokenizer_id, r.tokens, r.characters) for r in here
@@ -60,7 +62,7 @@ def test_independent_counts_of_the_uploaded_files_in_a_worker(pool):
     data = _hf_json()
     hf = tokenizer_from_hf_json(data, name="tiny hf")
     rows = pool.submit(
-        count_task, TEXT, portable_all([tik, hf]), context_window=1, allow_special=False
+        count_table_task, TEXT, portable_all([tik, hf]), context_window=1, allow_special=False
     ).result(timeout=120)
     r50k = load_builtin("r50k_base").encoding  # the built-in GPT-2 vocabulary, loaded on its own
     direct_hf = tokenizers.Tokenizer.from_str(data.decode())

@@ -342,7 +342,7 @@ class HostedTokenizer(RemoteTokenizer):
 
     def _start(self, timeout: float) -> dict[str, Any]:
         """Start a child, send it the file, wait for its build (under the lock)."""
-        from .jobs.processes import default_context, workers_skip_main
+        from .jobs.processes import OWN_TOKENIZER_PROCESS, default_context, workers_skip_main
 
         workers_skip_main()
         ctx: Any = mp.get_context(default_context())
@@ -351,7 +351,7 @@ class HostedTokenizer(RemoteTokenizer):
             proc = ctx.Process(
                 target=_host_main,
                 args=(there, self.kind, self._name, self.pattern_id, self.memory_mb),
-                name="own-tokenizer",
+                name=OWN_TOKENIZER_PROCESS,  # counted against the server's process budget
                 daemon=True,
             )
             proc.start()

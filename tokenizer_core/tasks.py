@@ -121,7 +121,7 @@ def tally_task(
     return tuple(tokens), stats
 
 
-def count_task(
+def count_table_task(
     text: str, tokenizer_ids: tuple[TokenizerRef, ...], *, context_window: int, allow_special: bool
 ) -> list[CountRow]:
     """The count rows of a very large text (tokenizers as `portable` refs), as `count_table`."""
@@ -154,7 +154,7 @@ __all__ = [
     "analyse_identifiers_task",
     "check_chunks_task",
     "chunk_task",
-    "count_task",
+    "count_table_task",
     "preload_ids",
     "tally_task",
     "train_bpe_task",

@@ -125,7 +125,7 @@ class _SessionWatch:
 
 @st.cache_resource(show_spinner=False)
 def job_pool() -> JobPool:
-    """The server's worker pool (size: TW_WORKERS, default one less than the cores), started with
+    """The server's worker pool (size: TW_WORKERS, default about half of TW_PROCESSES), started with
     the server's first session and kept warm: its forkserver has the job code imported, so a
     worker (new, or replacing one whose jobs made it grow by 256 MB) is ready in milliseconds,
     then loads the default tokenizers while it has no job."""

@@ -12,7 +12,7 @@ from tests.picker_helpers import choose
 from tokenizer_core import chunk_text, count_table
 from tokenizer_core.chunking import load_chunk_sample
 from tokenizer_core.jobs import JobCancelled, reporting_to
-from tokenizer_core.tasks import chunk_task, count_task
+from tokenizer_core.tasks import chunk_task, count_table_task
 
 
 def _app(monkeypatch, limit: str) -> AppTest:
@@ -98,7 +98,7 @@ def test_a_second_session_reads_the_result_the_first_one_computed(monkeypatch):
 def test_count_task_equals_count_table():
     ids = ("o200k_base", "deepseek_v4", "tekken")
     for allow in (False, True):
-        rows = count_task(TEXT, ids, context_window=8192, allow_special=allow)
+        rows = count_table_task(TEXT, ids, context_window=8192, allow_special=allow)
         assert rows == count_table(TEXT, [builtin(t) for t in ids], context_window=8192, allow_special=allow)
 
 

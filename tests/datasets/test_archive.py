@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.datasets.samples import REPO_BINARY, REPO_FILES, repo_zip, tar_gz
-from tokenizer_core.datasets import DatasetError, count_dataset, detect, plan_archive
-from tokenizer_core.datasets.archive import read_files
+from tokenizer_core.datasets import DatasetError, count_dataset, detect
+from tokenizer_core.datasets.archive import plan_archive, read_files
 from tokenizer_core.datasets.limits import MAX_ARCHIVE_ENTRIES
 
 

@@ -13,9 +13,9 @@ import zipfile
 import pytest
 
 from tests.datasets.samples import tar_gz, zipcrypto_zip
-from tokenizer_core.datasets import DatasetError, count_dataset, detect, plan_archive
+from tokenizer_core.datasets import DatasetError, count_dataset, detect
 from tokenizer_core.datasets import archive as archive_module
-from tokenizer_core.datasets.archive import read_files, visible_name
+from tokenizer_core.datasets.archive import plan_archive, read_files, visible_name
 
 
 def _zip(entries: list[tuple[str, bytes]]) -> bytes:

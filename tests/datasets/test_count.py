@@ -26,8 +26,9 @@ from tests.datasets.samples import (
 )
 from tests.references import stock_tiktoken
 from tokenizer_core.catalog.entries import MODELS
-from tokenizer_core.datasets import DatasetCancelled, DatasetError, count_dataset, default_epochs, pasted
+from tokenizer_core.datasets import DatasetCancelled, DatasetError, count_dataset, pasted
 from tokenizer_core.datasets import count as count_module
+from tokenizer_core.datasets.result import default_epochs
 from tokenizer_core.tokenizers.csvcells import from_spreadsheet_safe
 from tokenizer_core.workspace import chat
 from tokenizer_core.workspace.chat import Message

@@ -10,12 +10,15 @@
   editor's rows; `windows`: the one rule for a model's context window.
 * `images`: an image's size from its header, the images in a request's content parts, and the
   tokens an image costs on each model by its maker's documented rule.
+* `lookup`: a model or tokenizer by name -> its tokenizer and chat format (``tokenizer_for``),
+  so every call that takes a tokenizer also takes a name.
 
 It builds on `tokenizers` only and imports no feature: chat formats are the workspace's, what
 a workload costs in each language is the language page's (`tokenizer_core.languages.costs`).
 """
 
 from .entries import MODELS
+from .lookup import tokenizer_for
 from .prices import PriceError, PriceTable
 
-__all__ = ["MODELS", "PriceError", "PriceTable"]
+__all__ = ["MODELS", "PriceError", "PriceTable", "tokenizer_for"]

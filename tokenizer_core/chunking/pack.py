@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..catalog.lookup import as_tokenizer
 from ..tokenizers.encoders import Tokenizer
 from .atoms import Atom, ChunkStep, Counts, StepLog, atomize, glue_headings, read_structure, section_finder
 from .counting import count_texts
@@ -351,14 +352,15 @@ class _Packer:
 
 def chunk_text(
     text: str,
-    tokenizer: Tokenizer,
+    tokenizer: Tokenizer | str,
     *,
     strategy: str = "recursive",
     size: int = 512,
     overlap: int = 0,
     progress: Callable[[float, str], None] | None = None,
 ) -> ChunkResult:
-    """Cut `text` into chunks of at most `size` tokens of `tokenizer` (see the module docstring).
+    """Cut `text` into chunks of at most `size` tokens of `tokenizer` (a Tokenizer, or a model or
+    tokenizer name: ``"gpt-4o"``; see the module docstring).
 
     `strategy` is one of :data:`STRATEGIES`; `overlap` is in tokens (see
     :func:`overlap_from_percent`). Raises ChunkSettingsError for settings that cannot work.
@@ -366,6 +368,7 @@ def chunk_text(
     `jobs.report`, which is also where a cancelled job stops).
     """
     validate_settings(strategy=strategy, size=size, overlap=overlap)
+    tokenizer = as_tokenizer(tokenizer)
     step = progress or (lambda fraction, what: None)
     t0 = time.perf_counter()
     log = StepLog()

@@ -44,9 +44,11 @@ ModelSummary: rows, total, min, median, p90, p99, max, mean, histogram ((from, t
     fits, drop, tokens_after_drop).
 Charts (``tokenizer_core.datasets.charts``, imported on its own): histogram_chart(models),
     icicle_chart(paths, tokens).
-Lower level: plan_archive / read_files (archive), jsonl_tasks / table_tasks / repository_tasks
-    (sources: streaming tasks), count_task / count_rows (the map step), summarise (the reduce),
-    default_epochs (OpenAI's rule), InProcess / DaskEngine / default_engine (engine).
+Everything else is reached from its module: ``result`` (Cost, FineTuning, RepositoryFit, RowRef,
+    summarise: the reduce, default_epochs: OpenAI's rule), ``rows`` (RowError), ``archive``
+    (plan_archive, read_files, Skipped), ``sources`` (jsonl_tasks / table_tasks /
+    repository_tasks: streaming tasks), ``count`` (count_task / count_rows: the map step),
+    ``engine`` (InProcess, DaskEngine, default_engine), ``limits``.
 
     >>> r = count_dataset(pasted("hello world\\nhello"), ["o200k_base"], engine="local")
     >>> r.rows, r.model("o200k_base").total, r.model("o200k_base").max
@@ -54,22 +56,21 @@ Lower level: plan_archive / read_files (archive), jsonl_tasks / table_tasks / re
 """
 
 from .api import CountProgress, count_dataset
-from .archive import ArchivePlan, Skipped, plan_archive, read_files
-from .checks import Problem, Verdict
-from .count import Counted, CountKey, count_rows, count_task
+from .checks import Verdict
 from .detect import SHAPES, Detected, detect, pasted
-from .engine import SCHEDULER_ENV, DaskEngine, Engine, InProcess, default_engine
-from .limits import MAX_ARCHIVE_ENTRIES, MAX_FILE_BYTES, MAX_SOURCE_BYTES, DatasetCancelled, DatasetError
-from .reduce import resolve_targets, summarise
-from .result import Cost, DatasetResult, FineTuning, ModelSummary, Note, RepositoryFit, RowRef, default_epochs
-from .rows import Row, RowError, parse_lines
-from .sources import CHUNK_BYTES, Task, jsonl_tasks, repository_tasks, table_tasks
+from .limits import DatasetCancelled, DatasetError
+from .result import DatasetResult, ModelSummary
 
 __all__ = [
-    "CHUNK_BYTES", "MAX_ARCHIVE_ENTRIES", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "SCHEDULER_ENV", "SHAPES",
-    "ArchivePlan", "Cost", "Note", "Problem", "Verdict", "CountKey", "Counted", "DaskEngine", "DatasetCancelled", "DatasetError", "DatasetResult",
-    "Detected", "Engine", "FineTuning", "InProcess", "ModelSummary", "CountProgress", "RepositoryFit", "Row", "RowError",
-    "RowRef", "Skipped", "Task", "count_dataset", "count_rows", "count_task", "default_engine", "default_epochs",
-    "detect", "jsonl_tasks", "parse_lines", "pasted", "plan_archive", "read_files", "repository_tasks",
-    "resolve_targets", "summarise", "table_tasks",
-]  # fmt: skip
+    "SHAPES",
+    "CountProgress",
+    "DatasetCancelled",
+    "DatasetError",
+    "DatasetResult",
+    "Detected",
+    "ModelSummary",
+    "Verdict",
+    "count_dataset",
+    "detect",
+    "pasted",
+]

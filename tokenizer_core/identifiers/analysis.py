@@ -29,6 +29,7 @@ from itertools import accumulate
 
 import numpy as np
 
+from ..catalog.lookup import as_tokenizers
 from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import TiktokenTokenizer, Tokenizer
 from ..tokenizers.segments import Segment
@@ -266,7 +267,7 @@ def attribute_tokens(segments: Sequence[Segment], kinds: np.ndarray) -> dict[str
 
 def analyse_identifiers(
     code: str,
-    tokenizers: Sequence[Tokenizer],
+    tokenizers: Sequence[Tokenizer | str],
     *,
     language: str | None = None,
     extraction: Extraction | None = None,
@@ -277,8 +278,10 @@ def analyse_identifiers(
     The identifiers are those of `extraction` (default: `extract_identifiers(code, language)`, the
     language guessed from the code when not given). Rows are sorted most expensive first: tokens
     per character, then total tokens in the code, then name. `file_segments` (tokenizer id ->
-    segments of `code`) may be passed to reuse work.
+    segments of `code`) may be passed to reuse work. A tokenizer may be given by a model or
+    tokenizer name (``"gpt-4o"``).
     """
+    toks = as_tokenizers(tokenizers)
     if extraction is None:
         extraction = extract_identifiers(code, language or guess_language(code)[0])
     occ_by_name: dict[str, list] = {}
@@ -293,7 +296,7 @@ def analyse_identifiers(
     splits = {n: split_identifier(n) for n in names}
     occ_starts = np.fromiter((o.start for o in extraction.occurrences), dtype=np.int64)
     occ_ends = np.fromiter((o.end for o in extraction.occurrences), dtype=np.int64)
-    for tok in tokenizers:
+    for tok in toks:
         segs = (file_segments or {}).get(tok.id)
         if segs is None:
             segs = tok.segments(code)
@@ -351,8 +354,8 @@ def analyse_identifiers(
     rows.sort(key=lambda r: (-r.tokens_per_char, -sum(c.context_total for c in r.costs), r.name))
     return IdentifierAnalysis(
         language=extraction.language,
-        tokenizer_ids=tuple(t.id for t in tokenizers),
-        tokenizer_names=tuple(t.info.name for t in tokenizers),
+        tokenizer_ids=tuple(t.id for t in toks),
+        tokenizer_names=tuple(t.info.name for t in toks),
         rows=tuple(rows),
         file_tokens=file_tokens,
         kind_tokens=kind_tokens,

@@ -11,16 +11,12 @@ is set once, by the pool:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import JobCancelled, Progress
-
-if TYPE_CHECKING:  # the pool makes jobs; a job asks its pool to cancel it
-    from collections.abc import Callable
-
-    from .pool import JobPool
 
 T = TypeVar("T")
 
@@ -28,14 +24,16 @@ T = TypeVar("T")
 class Job(Generic[T]):
     """A submitted job. Thread-safe: read `progress`/`state`, call `cancel()` from any thread."""
 
-    def __init__(self, pool: JobPool, job_id: int, fn: Callable[..., T], args: tuple, kwargs: dict) -> None:
+    def __init__(
+        self, cancel: Callable[[Job[Any]], None], job_id: int, fn: Callable[..., T], args: tuple, kwargs: dict
+    ) -> None:
         self.id = job_id
         self.label = getattr(fn, "__name__", "job")
         self.submitted = time.monotonic()
         self.progress = Progress(0.0, "Waiting for its turn on the server...")
         self.attempts = 0
         self.cancel_requested: float | None = None
-        self._pool = pool
+        self._cancel = cancel  # the pool's: a job knows how to ask for its cancel, not the pool
         self._call: tuple[Callable[..., Any] | None, tuple, dict] = (fn, args, kwargs)
         self._outer: Future[T] = Future()
         self._worker: _Worker | None = None  # while it is sent to / running in a worker
@@ -68,7 +66,7 @@ class Job(Generic[T]):
 
     def cancel(self) -> None:
         """Ask the job to stop. A queued job stops at once; a running one at its next report()."""
-        self._pool._cancel(self)
+        self._cancel(self)
 
     def result(self, timeout: float | None = None) -> T:
         """The job's value; raises JobCancelled, WorkerDied, TimeoutError or the job's own error."""

@@ -149,7 +149,7 @@ class JobPool:
                     f"The server is busy: {len(self._jobs)} long jobs are already queued or running. "
                     "Try again in a minute."
                 )
-            job: Job[T] = Job(self, next(self._ids), fn, args, kwargs)
+            job: Job[T] = Job(self._cancel, next(self._ids), fn, args, kwargs)
             self._jobs[job.id] = job
             self._queue.append(job)
             self._last_busy = time.monotonic()

@@ -25,6 +25,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..catalog.lookup import as_tokenizers
 from ..tokenizers.encoders import Tokenizer
 from .language import Language, LanguageError, LanguageRow
 
@@ -96,11 +97,12 @@ def check_base(languages: Sequence[Language], base: str) -> Language:
 
 def language_table(
     languages: Sequence[Language],
-    tokenizers: Sequence[Tokenizer],
+    tokenizers: Sequence[Tokenizer | str],
     *,
     base: str = "en",
 ) -> list[LanguageRow]:
-    """Rows for every language x tokenizer (languages outer, in order), with the premium.
+    """Rows for every language x tokenizer (languages outer, in order), with the premium. A
+    tokenizer may be given by a model or tokenizer name (``"gpt-4o"``).
 
     Token counts are the tokenizer's own `count_many` (special-token text counts as text).
     Raises LanguageError for an empty list, an unknown base, an empty text or a repeated code.
@@ -118,14 +120,15 @@ def language_table(
         seen.add(lang.code)
         names.add(lang.name)
     texts = [l.text for l in languages]
-    counts = {t.info.id: t.count_many(texts) for t in tokenizers}
+    toks = as_tokenizers(tokenizers)
+    counts = {t.info.id: t.count_many(texts) for t in toks}
     base_index = languages.index(base_lang)
     rows = []
     for i, lang in enumerate(languages):
         chars = len(lang.text)
         nbytes = len(lang.text.encode("utf-8", "surrogatepass"))
         words = word_count(lang)
-        for tok in tokenizers:
+        for tok in toks:
             n = counts[tok.info.id][i]
             base_n = counts[tok.info.id][base_index]
             rows.append(

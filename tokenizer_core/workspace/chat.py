@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..catalog.choices import Choice
+from ..catalog.lookup import as_tokenizer, chat_format_of
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.segments import Segment
 from .deepseek_chat import DEEPSEEK_V4, DEEPSEEK_V4_THINKING
@@ -144,18 +145,28 @@ class RequestCount:
 
 def count_request(
     messages: Sequence[Message],
-    tokenizer: Tokenizer,
-    chat_format: ChatFormat | str,
+    tokenizer: Tokenizer | str,
+    chat_format: ChatFormat | str | None = None,
     *,
     tools: Sequence[dict] = (),
 ) -> RequestCount:
     """Count a request of any number of messages (and tools) in one chat format (a ChatFormat
-    or its id in CHAT_FORMATS).
+    or its id in CHAT_FORMATS). `tokenizer` may be a model's name, whose chat format is then the
+    default: ``count_request(chat, "llama-3.1-8b")`` is ``count_request(chat, llama3, "llama31")``.
 
     ``count_request([Message("user", "Hi")], load_builtin("llama3"), "llama31").total -> 36``
     (with Llama 3.1's default system header). Raises ChatRenderError when the format's template
     refuses the request.
     """
+    if chat_format is None:
+        chat_format = chat_format_of(tokenizer) if isinstance(tokenizer, str) else None
+        if chat_format is None:
+            named = tokenizer if isinstance(tokenizer, str) else tokenizer.info.id
+            raise ValueError(
+                f"{named} implies no chat format: pass a model name such as 'gpt-4o' or a chat format, "
+                f"one of {', '.join(CHAT_FORMATS)}"
+            )
+    tokenizer = as_tokenizer(tokenizer)
     fmt = CHAT_FORMATS[chat_format] if isinstance(chat_format, str) else chat_format
     tools_counted = bool(tools) and bool(fmt.tools)
     if fmt.rule is not None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 
 from ..catalog.choices import TokenizerGroup
+from ..catalog.lookup import as_tokenizers
 from ..catalog.windows import window_for
 from ..tokenizers.csvcells import spreadsheet_safe
 from ..tokenizers.encoders import Tokenizer
@@ -93,19 +94,19 @@ def row_for(tokenizer: Tokenizer, tokens: int, stats: TextStats, *, context_wind
 
 def count_table(
     text: str,
-    tokenizers: Sequence[Tokenizer],
+    tokenizers: Sequence[Tokenizer | str],
     *,
     context_window: int = 128_000,
     allow_special: bool = False,
 ) -> list[CountRow]:
-    """Rows for every tokenizer, in the order given; each row's share of the context window is
-    of `context_window` tokens."""
+    """Rows for every tokenizer (a Tokenizer, or a model or tokenizer name: ``"gpt-4o"``), in the
+    order given; each row's share of the context window is of `context_window` tokens."""
     if context_window <= 0:
         raise ValueError("the context window must be a positive number of tokens")
     stats = text_stats(text)
     return [
         count_row(text, t, context_window=context_window, allow_special=allow_special, stats=stats)
-        for t in tokenizers
+        for t in as_tokenizers(tokenizers)
     ]
 
 

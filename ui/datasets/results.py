@@ -9,9 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core.catalog.rates import money_text
-from tokenizer_core.datasets import Cost, DatasetResult, ModelSummary, RowRef
+from tokenizer_core.datasets import DatasetResult, ModelSummary
 from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, icicle_chart, icicle_nodes
 from tokenizer_core.datasets.detect import shape_label
+from tokenizer_core.datasets.result import Cost, RowRef
 from tokenizer_core.tokenizers import escape_markdown
 
 from .options import chosen_epochs
