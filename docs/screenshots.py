@@ -23,11 +23,18 @@ MAX_HEIGHT = 12_000  # px; a longer page is cut here
 
 
 def prepare(app: AppPage, page: str) -> None:
-    """A page that starts empty is shown at work: the Datasets page counts its sample Batch file."""
+    """A page that starts empty is shown at work: the Datasets page judges its sample Batch file
+    with images."""
     if page == "datasets":
         app.run(lambda: app.main.get_by_text("A sample", exact=True).click())
+        app.main.get_by_test_id("stSelectbox").first.click()  # opens the list: no run
+        app.run(
+            lambda: app.page.get_by_role(
+                "option", name="OpenAI Batch requests with images (24 captions)"
+            ).click()
+        )
         app.run(lambda: app.main.get_by_role("button", name="Count the set").click())
-        app.page.get_by_role("heading", name="40 rows counted").first.wait_for(timeout=120_000)
+        app.page.get_by_role("heading", name="24 rows counted").first.wait_for(timeout=120_000)
         app.settle()
 
 
