@@ -69,8 +69,28 @@ def notes_section(result: DatasetResult) -> None:
     st.markdown("**Counted in part**\n" + "\n".join(lines))
 
 
+def summary_lines(result: DatasetResult) -> None:
+    """Each model's figures in a sentence that wraps: readable on a phone, where the tables scroll."""
+    lines = []
+    for m in result.models[:8]:
+        parts = [f"{m.total:,} tokens" + (f" ({m.image_tokens:,} of images)" if m.image_tokens else "")]
+        std, bat = m.cost("standard"), m.cost("batch")
+        for word, pick in (("expected", lambda c: c.total_usd), ("ceiling", lambda c: c.ceiling_usd)):
+            costs = [
+                f"{_money(pick(c))} {c.rate}" for c in (std, bat) if c is not None and pick(c) is not None
+            ]
+            if costs:
+                parts.append(f"{word} {' / '.join(costs)}")
+        if m.over:
+            parts.append(f"{m.over:,} over the limit")
+        where = " (in the file)" if m.in_file else ""
+        lines.append(f"- **{escape_markdown(m.name)}**{where}: " + " · ".join(parts))
+    st.markdown("\n".join(lines))
+
+
 def summary_table(result: DatasetResult) -> None:
     """Tokens per model; costs in a table of their own, so both fit a laptop's width."""
+    summary_lines(result)
     rows = []
     for m in result.models:
         rows.append({
