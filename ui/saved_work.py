@@ -96,7 +96,8 @@ PAGES: dict[str, dict[str, str]] = {
         "datasets_paste": "str", "datasets_models": "strs", "datasets_budget": "int", "datasets_output": "int",
         "datasets_tpm": "int", "datasets_epochs": "int", "datasets_file_models": "bool",
         "datasets_output_mode": "str", "datasets_output_share": "int", "datasets_enqueued": "int",
-        "datasets_training_price": "float", "datasets_last": "json",
+        "datasets_training_price": "float", "datasets_last": "json", "datasets_url_mode": "str",
+        "datasets_url_w": "int", "datasets_url_h": "int",
     },
     "chunks": {
         "chunks_text": "str", "chunks_sample": "str", "chunks_strategy": "str", "chunks_tokenizer": "str",

@@ -279,6 +279,10 @@ def test_a_vision_batch_adds_each_images_tokens_by_openais_rule():
     m = with_images.model("gpt-4o")
     assert m.images == 3 and m.image_tokens == sum(added)
     assert any("not known" in n.text.lower() or "url" in n.text.lower() for n in with_images.notes)
+    # or at a size the user gives: 1024 x 1024 at high detail is 765 (the guide's worked example)
+    given = _count(lines, ["gpt-4o"], url_image_size=(1024, 1024))
+    assert (given.per_model["gpt-4o"] - text_only.per_model["gpt-4o"]).tolist() == [765, 85, 765]
+    assert any("at the size you gave (1,024 x 1,024 px)" in n.text for n in given.notes)
 
 
 def test_a_vision_batch_is_detected_past_a_long_first_line():

@@ -126,6 +126,7 @@ def count_dataset(
     training_price: Decimal | None = None,
     epochs: int | None = None,
     enqueued_limit: int | None = None,
+    url_image_size: tuple[int, int] | None = None,
     prices: Mapping[str, Rates] | None = None,
     honour_gitignore: bool = True,
     skip_vendored: bool = True,
@@ -148,7 +149,8 @@ def count_dataset(
     given), `tokens_per_minute` (a rate limit: how long the set takes), `enqueued_limit` (your
     Batch queue's enqueued-token limit, checked against the file), `training_price` (USD per
     million training tokens; OpenAI's list price by default) and `epochs` (0 or None: OpenAI's
-    default) for fine-tuning, `prices` (``{"<model
+    default) for fine-tuning, `url_image_size` ((width, height): the size to count an image given
+    by URL at; by default the most its detail can cost), `prices` (``{"<model
     id>:standard" | ":batch": Rates}`` replacing the price source's), the repository skips
     (`skip_secrets`: files that may hold secrets, by name and by content),
     `engine` ("auto", "local", "dask", an Engine or a distributed Client), `progress` (called
@@ -186,7 +188,7 @@ def count_dataset(
     return summarise(name, det.shape, parts, targets, not_counted=not_counted, budget=budget,
                      output_tokens=output_tokens, output_ratio=output_ratio, tokens_per_minute=tokens_per_minute,
                      training_price=training_price, epochs=epochs, prices=prices, on=on, size=size,
-                     enqueued_limit=enqueued_limit)  # fmt: skip
+                     enqueued_limit=enqueued_limit, url_image_size=url_image_size)  # fmt: skip
 
 
 __all__ = ["CountProgress", "count_dataset"]

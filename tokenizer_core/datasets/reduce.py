@@ -189,17 +189,25 @@ def _global(parts: Sequence[Counted], attr: str) -> dict[int, tuple]:
 
 class _ImageTokens:
     """Image tokens per row for one model (by its maker's rule, each size counted once), and the
-    notes the rule gave (an image by URL, an image that could not be read)."""
+    notes the rule gave (an image by URL, an image that could not be read). An image the provider
+    fetches itself (by URL or file id) has no size offline: it is counted at `unknown_size` when
+    the user gives one, else at the most its detail can cost."""
 
-    def __init__(self, model_id: str) -> None:
+    def __init__(self, model_id: str, unknown_size: tuple[int, int] | None = None) -> None:
         self.model_id = model_id
+        self.unknown_size = unknown_size
         self._memo: dict[tuple, ImageCount] = {}
 
     def count(self, part: ImagePart) -> ImageCount:
-        key = (part.size.width, part.size.height, part.detail) if part.size else (None, None, part.detail)
+        size = (part.size.width, part.size.height) if part.size else self.unknown_size
+        key = (size, part.detail)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = image_tokens(self.model_id, part.size, detail=part.detail)
+            got = self._memo[key] = image_tokens(self.model_id, size, detail=part.detail)
+        if part.size is None and size is not None and got.tokens is not None:
+            w, h = size
+            return ImageCount(got.tokens, got.how, f"an image by URL or file id is counted at the size you gave "
+                                                   f"({w:,} x {h:,} px)", exact=False)  # fmt: skip
         return got
 
     def per_row(
@@ -252,13 +260,14 @@ def summarise(
     not_counted: Sequence[tuple[str, str]] = (), budget: int | None = None, output_tokens: int | None = None,
     output_ratio: float | None = None, tokens_per_minute: int | None = None, training_price: Decimal | None = None,
     epochs: int | None = None, prices: Mapping[str, Rates] | None = None, on: date | None = None, size: int = 0,
-    enqueued_limit: int | None = None,
+    enqueued_limit: int | None = None, url_image_size: tuple[int, int] | None = None,
 ) -> DatasetResult:  # fmt: skip
     """Join the tasks' results (in task order) into a DatasetResult, with the provider's verdict.
 
     Output is counted two ways: the ceiling (each row's max_tokens, or the model's output limit
     where a row sets none) and the expectation (`output_tokens` a row, or `output_ratio` of each
-    row's ceiling; never over the ceiling)."""
+    row's ceiling; never over the ceiling). `url_image_size`: the size to count an image by URL
+    at (None: the most its detail can cost)."""
     on = on or date.today()
     parts = sorted(parts, key=lambda c: c.index)
     ids = tuple(i for c in parts for i in c.ids)
@@ -290,7 +299,7 @@ def summarise(
         ok = tokens >= 0
         img = np.zeros(n, np.int64)
         if images:
-            img, notes = _ImageTokens(t.id).per_row(images, n)
+            img, notes = _ImageTokens(t.id, url_image_size).per_row(images, n)
             image_notes.append(notes)
             tokens = np.where(ok, tokens + img, tokens)
         per_model[t.id] = tokens

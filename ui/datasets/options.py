@@ -89,7 +89,28 @@ def figures_section(d: Detected) -> dict[str, Any]:
         options["enqueued_limit"] = int(queue) or None
     if d.shape in PROVIDERS or d.shape in ("jsonl", "csv", "tsv", "parquet", "list"):
         options |= _expected_output()
+    if d.shape in PROVIDERS:
+        options |= _url_images()
     return options
+
+
+def _url_images() -> dict[str, Any]:
+    """How to count an image given by URL: it is not fetched (the app works offline), so its size
+    is unknown; by default it costs the most its detail can, else the size the user gives."""
+    with st.expander("Images given by URL", icon=":material/link:"):
+        st.caption("The app does not fetch them (it works offline), so their size is not known.")
+        mode = st.radio(
+            "Count each at", ["most", "size"], key="datasets_url_mode", persist_state="session", horizontal=True,
+            format_func={"most": "The most its detail can cost", "size": "A size I give"}.get,
+        )  # fmt: skip
+        if mode != "size":
+            return {}
+        c1, c2 = st.columns(2)
+        w = c1.number_input("Width (px)", min_value=1, max_value=20_000, value=1024, key="datasets_url_w",
+                            persist_state="session")  # fmt: skip
+        h = c2.number_input("Height (px)", min_value=1, max_value=20_000, value=1024, key="datasets_url_h",
+                            persist_state="session")  # fmt: skip
+        return {"url_image_size": (int(w), int(h))}
 
 
 def _expected_output() -> dict[str, Any]:
