@@ -263,18 +263,25 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
                    problems=tuple(problems))  # fmt: skip
 
 
+def _row_id(obj: dict, line: int, key: str = "custom_id", why: str = "") -> tuple[str, list[str]]:
+    """A row's id (its line when it has none) and, when it has none, that problem.
+
+    ``_row_id({"custom_id": "a"}, 3) -> ("a", [])``; ``_row_id({}, 3) -> ("line 3", ['it has no "custom_id"'])``
+    """
+    value = obj.get(key)
+    if isinstance(value, str) and value:
+        return value, []
+    return (str(value) if value is not None else f"line {line}"), [f'it has no "{key}"{why}']
+
+
 def batch_row(obj: dict, line: int) -> Row | str:
     """A row from one OpenAI Batch request line, or what is wrong with it. What the Batch API would
     refuse in a row it can still count (no custom_id, a method or endpoint it does not take) is
     kept in the row's `problems`."""
-    cid = obj.get("custom_id")
-    rid = str(cid) if cid is not None else f"line {line}"
+    rid, problems = _row_id(obj, line, why=" (every request needs one, unique in the file)")
     body = obj.get("body")
     if not isinstance(body, dict):
         return 'it has no "body" object'
-    problems = []
-    if not isinstance(cid, str) or not cid:
-        problems.append('it has no "custom_id" (every request needs one, unique in the file)')
     method = obj.get("method")
     if method != "POST":
         problems.append(f'its "method" is {method!r}; a Batch request is "POST"')
@@ -291,12 +298,10 @@ def batch_row(obj: dict, line: int) -> Row | str:
 def mistral_batch_row(obj: dict, line: int) -> Row | str:
     """A row of a Mistral batch file: ``{"custom_id", "body": {"messages", "max_tokens"}}``
     (the model is chosen when the job is created, not per line)."""
-    cid = obj.get("custom_id")
-    rid = str(cid) if cid is not None else f"line {line}"
+    rid, problems = _row_id(obj, line)
     body = obj.get("body")
     if not isinstance(body, dict):
         return 'it has no "body" object'
-    problems = [] if isinstance(cid, str) and cid else ['it has no "custom_id"']
     return _request(rid, line, body, url="", method="", problems=problems)
 
 
@@ -322,8 +327,7 @@ def _gemini_parts(parts: object, images: list[ImagePart], notes: list[str]) -> s
 
 def gemini_batch_row(obj: dict, line: int) -> Row | str:
     """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}``."""
-    key = obj.get("key")
-    rid = str(key) if key is not None else f"line {line}"
+    rid, problems = _row_id(obj, line, key="key")
     req = obj.get("request")
     if not isinstance(req, dict):
         return 'it has no "request" object'
@@ -350,7 +354,6 @@ def gemini_batch_row(obj: dict, line: int) -> Row | str:
     config = req.get("generationConfig", req.get("generation_config"))
     max_tokens = _positive_int(config.get("maxOutputTokens", config.get("max_output_tokens"))) if isinstance(
         config, dict) else None  # fmt: skip
-    problems = [] if key is not None else ['it has no "key"']
     return Row(rid, line, messages=tuple(messages), max_tokens=max_tokens, images=tuple(images),
                notes=tuple(dict.fromkeys(notes)), problems=tuple(problems))  # fmt: skip
 
@@ -358,14 +361,10 @@ def gemini_batch_row(obj: dict, line: int) -> Row | str:
 def anthropic_batch_row(obj: dict, line: int) -> Row | str:
     """A row of an Anthropic Message Batches file: ``{"custom_id", "params": {"model", "max_tokens",
     "messages"}}``, checked for its structure (no public tokenizer counts it)."""
-    cid = obj.get("custom_id")
-    rid = str(cid) if cid is not None else f"line {line}"
+    rid, problems = _row_id(obj, line)
     params = obj.get("params")
     if not isinstance(params, dict):
         return 'it has no "params" object'
-    problems = []
-    if not isinstance(cid, str) or not cid:
-        problems.append('it has no "custom_id"')
     if not isinstance(params.get("model"), str):
         problems.append('its params name no "model"')
     if _positive_int(params.get("max_tokens")) is None:
