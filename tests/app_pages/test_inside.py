@@ -27,6 +27,12 @@ def page():
     return at
 
 
+def _type(at, text: str) -> None:
+    """What the live text box sends when the user pauses typing."""
+    at.session_state["inside_text"] = text
+    at.run()
+
+
 def _text(at) -> str:
     return "\n".join(str(m.value) for m in at.markdown)
 
@@ -76,7 +82,7 @@ def test_another_tokenizer_says_what_it_cannot_replay(page):
     ],
 )
 def test_bad_input_gets_a_sentence(page, text):
-    page.text_area(key="inside_text").input(text).run()
+    _type(page, text)
     assert not page.exception
     words = (
         _text(page) + " ".join(str(i.value) for i in page.info) + " ".join(str(w.value) for w in page.warning)
@@ -98,7 +104,7 @@ def test_a_model_trained_in_the_playground_is_taken_apart(page):
     page.button(key="bpe_register").click().run()
     (tok,) = [t for t in page.session_state["session_tokenizers"].values() if t.info.kind == "trained"]
     page.switch_page("app_pages/inside.py").run()
-    page.text_area(key="inside_text").input("the newest lowest").run()
+    _type(page, "the newest lowest")
     picker = page.selectbox(key="inside_tokenizer")  # a select box's options are the labels it shows
     picker.select_index(picker.options.index(f"{tok.info.name} (yours)")).run()
     assert not page.exception
@@ -133,7 +139,7 @@ def test_a_users_upload_is_taken_apart_from_its_own_process(page, kind):
     assert tok.pid is not None  # hosted
     page.switch_page("app_pages/inside.py").run()
     text = "the xylophonist zzyzx quizzically"
-    page.text_area(key="inside_text").input(text).run()
+    _type(page, text)
     picker = page.selectbox(key="inside_tokenizer")
     picker.select_index(picker.options.index(f"{fixture} (yours)")).run()
     assert not page.exception and not page.error, (page.exception, [e.value for e in page.error])
