@@ -14,8 +14,8 @@ import html
 from collections.abc import Sequence
 
 from ..tokenizers.render import visible_whitespace
+from .records import PreTokenPiece
 from .steps import TokenRow
-from .walk import PreTokenPiece
 
 CSS = (
     "<style>.tw-in{line-height:2.1;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;"
@@ -77,7 +77,7 @@ def pieces_html(
         if p.dropped:
             sub = "dropped"
         out.append(_chip(p.text, colour, on=p.index == on, sub=sub, dropped=p.dropped))
-    return f'<div class="tw-in">{"".join(out)}{_more(min(limit, len(pieces)), len(pieces), "pieces")}</div>'
+    return f'<div class="tw-in tw-pieces">{"".join(out)}{_more(min(limit, len(pieces)), len(pieces), "pieces")}</div>'
 
 
 def text_html(text: str, *, limit: int = 4_000) -> str:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from ..tokenizers.encoders import RemoteTokenizer, Tokenizer, clean_text
 from .pattern import Alternative
-from .walk import Machine, Normalisation, PreTokenPiece, machine_for
+from .records import Machine, Normalisation, PreTokenPiece
+from .walk import machine_for
 
 # Token rows kept in the record (the page draws fewer); all ids are kept.
 MAX_TOKEN_ROWS = 2_000
