@@ -160,7 +160,7 @@ def bytes_step(w: Walkthrough) -> None:
             "has no token for (the fallback step)."
         )
         if any(p.form for p in shown):
-            rows["As the model receives it"] = [p.seen for p in shown]
+            rows["As the model receives it"] = [visible_whitespace(p.seen) for p in shown]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if len(w.kept) > DRAWN:
         st.caption(f"The first {DRAWN:,} of {len(w.kept):,} pieces are listed.")
@@ -171,15 +171,16 @@ def _byte_level(w: Walkthrough) -> bool:
 
 
 def _default_piece(tok: Tokenizer, w: Walkthrough) -> int:
-    """The first word whose replay has a few steps (a whole-token piece teaches nothing), else
-    the first piece of any kind that does, else the first piece that gets tokens."""
+    """The first word whose replay teaches something (a few merges, or several tokens for
+    WordPiece and Unigram), else the first piece of any kind that does, else the first piece
+    that gets tokens."""
     m = machine_for(tok)
     fallback = None
     for p in w.pieces[:MAX_MERGE_PIECES]:
-        if p.marker or p.dropped or len(p.data) < 4:
+        if p.marker or p.dropped or len(p.text) < 3:
             continue
         r = m.replay(p.seen)
-        if max(len(r.steps), len(r.search) + 1, len(r.best.pieces) if r.best else 0) < 3:
+        if (len(r.ids) < 2) if w.method in ("longest", "viterbi") else (len(r.steps) < 3):
             continue
         if p.text.strip().isalpha():
             return p.index
@@ -194,12 +195,21 @@ def _shift(delta: int, n: int) -> None:
 
 
 def _rank_words(w: Walkthrough) -> str:
+    if w.kind == "hf-bpe":
+        return (
+            "the pair that comes earliest in the file's list of merges: its **rank** (its place in that "
+            "list), lowest first"
+        )
+    words = (
+        "the pair whose joined token has the lowest **rank**, its place in the vocabulary's list (the "
+        "single bytes come first, then the merged tokens)"
+    )
     if w.rank_offset:
         return (
-            f"its **rank**: rank 0 was learned first. In this vocabulary the first {w.rank_offset:,} ids are "
-            f"special tokens, so a token's id is its rank plus {w.rank_offset:,}"
+            f"{words}. In this vocabulary the first {w.rank_offset:,} ids are special tokens, so a token's "
+            f"id is its rank plus {w.rank_offset:,}"
         )
-    return "its **rank**, which is also its id: rank 0 was learned first"
+    return words + "; here the rank is also the token's id"
 
 
 def merges(tok: Tokenizer, w: Walkthrough) -> None:
@@ -211,9 +221,9 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
     unit = "bytes" if m.byte_level else "characters"
     if w.method == "merges":
         st.write(
-            f"Inside each piece the tokenizer starts from single {unit} and joins neighbours, always the "
-            f"pair it learned earliest ({_rank_words(w)}), until no learned pair is left. These are the "
-            "real ranks of this tokenizer's vocabulary."
+            f"Inside each piece the tokenizer starts from single {unit} and joins neighbours, always "
+            f"{_rank_words(w)}, until no pair joins into a token. These are the real ranks of this "
+            "tokenizer's vocabulary."
         )
     elif w.method == "scores":
         known = getattr(m, "scores_known", True)
@@ -280,12 +290,12 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
 
 
 def _ending(replay: Replay, w: Walkthrough) -> str:
-    ids = ", ".join(map(str, replay.ids))
+    ids = ("id " if len(replay.ids) == 1 else "ids ") + ", ".join(map(str, replay.ids))
     n = _plural(len(replay.ids), "token")
     if w.replay_same:
-        return f"the piece is {n}, ids {ids}, the same as the tokenizer's output."
+        return f"the piece is {n}, {ids}, the same as the tokenizer's output."
     return (
-        f"the replay gives {n}, ids {ids}; the tokenizer's own ids for your text differ from the replay, "
+        f"the replay gives {n}, {ids}; the tokenizer's own ids for your text differ from the replay, "
         "so trust the ids in the last step."
     )
 
@@ -365,7 +375,7 @@ def stepper(replay: Replay, unit: str, w: Walkthrough) -> None:
                     + ("…" if len(s.rivals) >= 6 else ".")
                 )
         if k >= n:
-            st.markdown(("No joined pair is a piece" if w.method == "scores" else "No learned pair is left")
+            st.markdown(("No joined pair is a piece" if w.method == "scores" else "No pair joins into a token")
                         + ": " + _ending(replay, w))  # fmt: skip
             _fell_back(replay)
 
@@ -467,7 +477,7 @@ def ids_and_back(w: Walkthrough) -> None:
                 else f"part of a character (bytes {t.data.hex(' ')}): not text on its own"
                 for t in shown
             ],
-            "Characters": [f"{a + 1}–{b}" if b > a else "" for a, b in spans],
+            "Characters": [f"{a + 1}–{b}" if b > a + 1 else f"{b}" if b > a else "" for a, b in spans],
         }
     )
     st.dataframe(rows, hide_index=True, width="stretch")
