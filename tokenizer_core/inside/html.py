@@ -27,7 +27,7 @@ CSS = (
     ".tw-more{color:#57606a;font-size:0.8rem;font-family:sans-serif}"
     ".tw-chip.tw-drop{background:#f6f8fa !important;color:#8c959f;text-decoration:line-through;"
     "border-style:dashed}"
-    ".tw-tok{white-space:pre-wrap;border-radius:3px;border-bottom:2px solid rgba(0,0,0,.18)}"
+    ".tw-tok{display:inline-block;white-space:pre-wrap;border-radius:3px;border-bottom:2px solid rgba(0,0,0,.18)}"
     ".tw-tok:hover{background:#ffd33d !important;outline:2px solid #bf8700}</style>"
 )
 

@@ -195,21 +195,19 @@ def _shift(delta: int, n: int) -> None:
 
 
 def _rank_words(w: Walkthrough) -> str:
+    """What a merge's rank is, for this tokenizer, in one or two sentences."""
     if w.kind == "hf-bpe":
-        return (
-            "the pair that comes earliest in the file's list of merges: its **rank** (its place in that "
-            "list), lowest first"
-        )
+        return "A pair's rank is its place in the tokenizer file's list of merges."
     words = (
-        "the pair whose joined token has the lowest **rank**, its place in the vocabulary's list (the "
-        "single bytes come first, then the merged tokens)"
+        "A token's rank is its place in the vocabulary's list (the single bytes come first, then the "
+        "merged tokens)"
     )
     if w.rank_offset:
         return (
             f"{words}. In this vocabulary the first {w.rank_offset:,} ids are special tokens, so a token's "
-            f"id is its rank plus {w.rank_offset:,}"
+            f"id is its rank plus {w.rank_offset:,}."
         )
-    return words + "; here the rank is also the token's id"
+    return words + "; here it is also the token's id."
 
 
 def merges(tok: Tokenizer, w: Walkthrough) -> None:
@@ -221,9 +219,10 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
     unit = "bytes" if m.byte_level else "characters"
     if w.method == "merges":
         st.write(
-            f"Inside each piece the tokenizer starts from single {unit} and joins neighbours, always "
-            f"{_rank_words(w)}, until no pair joins into a token. These are the real ranks of this "
-            "tokenizer's vocabulary."
+            f"Inside each piece the tokenizer starts from single {unit} and joins neighbours, always the "
+            "pair with the lowest **rank**, until no pair joins into a token. "
+            + _rank_words(w)
+            + " These are the real ranks of this tokenizer's vocabulary."
         )
     elif w.method == "scores":
         known = getattr(m, "scores_known", True)
@@ -253,7 +252,7 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
         )
     st.page_link(
         "app_pages/bpe.py",
-        label="Where ranks and scores come from: train your own in the BPE playground",
+        label="Where ranks come from: the BPE playground",
         icon=":material/merge:",
     )
     if w.replay_same:
