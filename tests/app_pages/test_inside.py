@@ -159,19 +159,17 @@ def _piece_text(at) -> str:
 
 
 def test_the_piece_chooser_follows_the_text_and_the_tokenizer(page):
-    from ui.inside import _default_piece
-
     _type(page, "one two three naïve café antidisestablishmentarianism")
     first = _piece_text(page)
     _type(page, "zebra quizzically xylophonist")
     now = _piece_text(page)
     tok = builtin("o200k_base")
     walk = inspect_text(tok, "zebra quizzically xylophonist")
-    assert now != first and now == visible(walk.pieces[_default_piece(tok, walk)].text)
+    assert now != first and now == visible(walk.pieces[walk.first_piece].text)
     page.selectbox(key="inside_tokenizer").set_value("mistral_sp_v1").run()
     tok = builtin("mistral_sp_v1")
     walk = inspect_text(tok, "zebra quizzically xylophonist")
-    assert _piece_text(page) == visible(walk.pieces[_default_piece(tok, walk)].text)
+    assert _piece_text(page) == visible(walk.pieces[walk.first_piece].text)
 
 
 def visible(text: str) -> str:

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.conftest import builtin
 from tests.inside.trained import trained, trained_tokenizer
 from tokenizer_core.inside import inspect_text, machine_for
-from ui.inside import SAMPLE, _default_piece
+from ui.inside import SAMPLE
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +31,7 @@ def test_pieces_and_the_merge_stepper(app_page):
     chips = app_page.main.locator(".tw-pieces").locator(".tw-chip")
     expect(chips).to_have_count(len(walk.pieces))
     # the stepper: Next to the end, then the ids are the tokenizer's
-    piece = walk.pieces[_default_piece(tok, walk)]  # the word the page chooses first
+    piece = walk.pieces[walk.first_piece]  # the word the page chooses first
     replay = machine_for(tok).replay(piece.seen)
     nxt = app_page.main.get_by_role("button", name="Next", exact=True)
     for _ in replay.steps:

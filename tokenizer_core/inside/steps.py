@@ -23,6 +23,8 @@ from .walk import machine_for
 MAX_TOKEN_ROWS = 2_000
 # Pieces checked by the replay when the whole text is inspected (the rest are not checked).
 MAX_REPLAY_PIECES = 5_000
+# Pieces a page offers to take apart step by step
+MAX_CHOOSER_PIECES = 400
 
 STEP_TITLES = (
     "Normalisation",
@@ -101,6 +103,8 @@ class Walkthrough:
     rank_offset: int = 0
     #: where each token's text starts and ends in `text` (characters), per token row
     offsets: tuple[tuple[int, int], ...] = ()
+    #: the index of the piece worth taking apart first (see :func:`teaching_piece`)
+    first_piece: int = 0
 
     @property
     def kept(self) -> tuple[PreTokenPiece, ...]:
@@ -147,7 +151,27 @@ def inspect_text(tokenizer: Tokenizer, text: str, *, machine: Machine | None = N
         tokenizer.id, m.kind, text, norm, normalised, m.patterns(), m.alternatives(), pieces,
         replay_same, note, ids, rows, _fallback(m, segs), _round_trip(tokenizer, text, normalised, ids),
         m.method, m.pre_steps(), m.added_tokens(text), m.rank_offset, _offsets(segs, len(rows)),
+        teaching_piece(m, pieces) if m.replays else next((p.index for p in pieces if not p.dropped), 0),
     )  # fmt: skip
+
+
+def teaching_piece(m: Machine, pieces: tuple[PreTokenPiece, ...]) -> int:
+    """The first word whose replay teaches something (a few merges, or several tokens for
+    WordPiece and Unigram), else the first piece of any kind that does, else the first piece
+    that gets tokens. Found where the tokenizer lives (one message for a user's upload)."""
+    fallback = None
+    for p in pieces[:MAX_CHOOSER_PIECES]:
+        if p.marker or p.dropped or len(p.text) < 3:
+            continue
+        r = m.replay(p.seen)
+        if (len(r.ids) < 2) if m.method in ("longest", "viterbi") else (len(r.steps) < 3):
+            continue
+        if p.text.strip().isalpha():
+            return p.index
+        fallback = p.index if fallback is None else fallback
+    if fallback is not None:
+        return fallback
+    return next((p.index for p in pieces if not p.dropped), 0)
 
 
 def _offsets(segs: list, n: int) -> tuple[tuple[int, int], ...]:

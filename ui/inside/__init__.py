@@ -11,6 +11,7 @@ import streamlit as st
 
 from tokenizer_core.inside import Replay, Walkthrough, inspect_text, machine_for
 from tokenizer_core.inside.html import CSS, chips, pieces_html, text_html, token_text_html
+from tokenizer_core.inside.steps import MAX_CHOOSER_PIECES
 from tokenizer_core.inside.surprises import Surprise, all_surprises
 from tokenizer_core.tokenizers import Tokenizer, escape_markdown, markdown_code
 from tokenizer_core.tokenizers.render import visible_whitespace
@@ -19,7 +20,6 @@ SAMPLE = "Hello world! It's 3.14159, not 1234567: one strawberry 🍓 in São Pa
 MAX_CHARS = 20_000  # taken apart; more is cut, and the page says so
 LIVE_CHARS = 5_000  # the steps follow the typing up to here; above, Ctrl+Enter
 DRAWN = 300  # pieces, tokens and table rows drawn at most
-MAX_MERGE_PIECES = 400  # pieces offered in the merge chooser
 PLAY_SECONDS = 0.9
 STEP = "inside_step"
 PLAYING = "inside_playing"
@@ -170,26 +170,6 @@ def _byte_level(w: Walkthrough) -> bool:
     return "works on bytes" in w.fallback.sentence
 
 
-def _default_piece(tok: Tokenizer, w: Walkthrough) -> int:
-    """The first word whose replay teaches something (a few merges, or several tokens for
-    WordPiece and Unigram), else the first piece of any kind that does, else the first piece
-    that gets tokens."""
-    m = machine_for(tok)
-    fallback = None
-    for p in w.pieces[:MAX_MERGE_PIECES]:
-        if p.marker or p.dropped or len(p.text) < 3:
-            continue
-        r = m.replay(p.seen)
-        if (len(r.ids) < 2) if w.method in ("longest", "viterbi") else (len(r.steps) < 3):
-            continue
-        if p.text.strip().isalpha():
-            return p.index
-        fallback = p.index if fallback is None else fallback
-    if fallback is not None:
-        return fallback
-    return next((p.index for p in w.pieces if not p.dropped), 0)
-
-
 def _shift(delta: int, n: int) -> None:
     st.session_state[STEP] = max(0, min(n, int(st.session_state.get(STEP, 0)) + delta))
 
@@ -262,12 +242,12 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
         )
     elif w.replay_note:
         st.warning(w.replay_note[:1].upper() + w.replay_note[1:] + ".", icon=":material/warning:")
-    offered = [p for p in w.pieces[:MAX_MERGE_PIECES] if p.text and not p.dropped]
+    offered = [p for p in w.pieces[:MAX_CHOOSER_PIECES] if p.text and not p.dropped]
     options = [p.index for p in offered]
     here = (tok.id, w.text)
     if st.session_state.get(PIECE_FOR) != here or st.session_state.get(PIECE) not in options:
         # a new text or tokenizer: its own first interesting piece, never the old one's number
-        st.session_state[PIECE] = _default_piece(tok, w)
+        st.session_state[PIECE] = w.first_piece
         st.session_state[PIECE_FOR] = here
     labels = {p.index: f"{p.index + 1}: {visible_whitespace(p.text)[:40]}" for p in offered}
     index = st.selectbox(
