@@ -29,7 +29,7 @@ TEXTS = st.one_of(
 )
 
 SENTENCEPIECE = ["gemma3", "gemma2", "mistral_sp_v1", "mistral_sp_v3", "mistral_sp_v7"]
-TRAINED = ["wordpiece", "unigram", "unigram-unk", "metaspace-bpe"]
+TRAINED = ["wordpiece", "unigram", "unigram-unk", "metaspace-bpe", "llama2-bpe"]
 
 
 def _check(tok, text):

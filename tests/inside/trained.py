@@ -21,8 +21,8 @@ CORPUS = [
 @functools.cache
 def trained(kind: str) -> bytes:
     """A tokenizer.json: "wordpiece" (BERT's pipeline), "unigram" (Metaspace, byte fallback),
-    "unigram-unk" (no byte fallback), "metaspace-bpe" (Llama 2 / Mistral style: Metaspace,
-    byte fallback), "bert-bpe" (BPE after BERT's pre-tokenizer)."""
+    "unigram-unk" (no byte fallback), "metaspace-bpe" (Mistral style: Metaspace, byte fallback),
+    "llama2-bpe" (Llama 2's file: ▁ put in by the normaliser, byte fallback)."""
     from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
     if kind == "wordpiece":
@@ -53,7 +53,7 @@ def trained(kind: str) -> bytes:
             doc["model"]["byte_fallback"] = True
             doc["decoder"] = {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, doc["decoder"]]}
             return json.dumps(doc).encode("utf-8")
-    elif kind == "metaspace-bpe":
+    elif kind in ("metaspace-bpe", "llama2-bpe"):
         alphabet = [f"<0x{b:02X}>" for b in range(256)]
         tk = Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
         tk.pre_tokenizer = pre_tokenizers.Metaspace()
@@ -63,6 +63,14 @@ def trained(kind: str) -> bytes:
         bos = tk.token_to_id("<s>")
         tk.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", bos)])
         tk.decoder = decoders.Sequence([decoders.ByteFallback(), decoders.Metaspace()])
+        if kind == "llama2-bpe":  # Llama 2's own file: the normaliser puts the ▁ in; no pre-tokenizer
+            doc = json.loads(tk.to_str())
+            doc["pre_tokenizer"] = None
+            doc["normalizer"] = {"type": "Sequence", "normalizers": [
+                {"type": "Prepend", "prepend": "\u2581"},
+                {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"},
+            ]}  # fmt: skip
+            return json.dumps(doc).encode("utf-8")
     else:
         raise ValueError(kind)
     return tk.to_str().encode("utf-8")

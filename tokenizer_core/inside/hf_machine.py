@@ -5,6 +5,7 @@ best cut by score, Viterbi), each checked against the tokenizer's own ids in the
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import regex
@@ -90,6 +91,15 @@ class HFBPEMachine(Machine):
         pre = inner.pre_tokenizer
         self._pre = json.loads(pre.__getstate__()) if pre is not None else None
         self._patterns = _split_patterns(self._pre)
+        # With no pre-tokenizer, a BPE whose tokens never hold ▁ after another character (Llama 2's
+        # file: the normaliser puts the ▁ in) merges nothing across the start of a ▁ run, so the
+        # text is shown cut there, as SentencePiece's is; the ids are the same.
+        self._cut_at_marks = (
+            pre is None
+            and self.method == "merges"
+            and not self.byte_level
+            and not any(_MARK_INSIDE.search(t) for t in self.vocab)
+        )
 
     def normalise(self, text: str) -> Normalisation | None:
         norm = self.inner.normalizer
@@ -128,7 +138,12 @@ class HFBPEMachine(Machine):
                 continue
             stretch = text[s:e]
             with engine_guard(self.tokenizer.id):
-                cuts = [(stretch, (0, len(stretch)))] if pre is None else pre.pre_tokenize_str(stretch)
+                if pre is not None:
+                    cuts = pre.pre_tokenize_str(stretch)
+                elif self._cut_at_marks:
+                    cuts = [(m.group(), m.span()) for m in _MARK_WORD.finditer(stretch)]
+                else:
+                    cuts = [(stretch, (0, len(stretch)))]
             at = 0
             for form, (a, b) in cuts:
                 if a > at:  # text the pre-tokenizer dropped: shown, but it gets no token
@@ -324,6 +339,10 @@ class HFBPEMachine(Machine):
             return ()
         lo, hi = body[0], body[-1]
         return tuple((toks[i], ids[i], i < lo) for i in range(len(ids)) if mask[i] and (i < lo or i > hi))
+
+
+_MARK_INSIDE = re.compile(f"[^{SPACE_MARK}]{SPACE_MARK}")
+_MARK_WORD = re.compile(f"{SPACE_MARK}*[^{SPACE_MARK}]+|{SPACE_MARK}+")
 
 
 def _rule_of(alts: tuple[Alternative, ...], text: str, a: int, b: int) -> int | None:

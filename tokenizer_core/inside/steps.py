@@ -132,17 +132,25 @@ def inspect_text(tokenizer: Tokenizer, text: str, *, machine: Machine | None = N
     if m.replays:
         checked = pieces[:MAX_REPLAY_PIECES]
         replayed: list[int] = []
+        skipped = ""
         for p in checked:
             if not p.dropped:
-                replayed.extend(m.replay(p.seen).ids)
+                r = m.replay(p.seen)
+                replayed.extend(r.ids)
+                skipped = skipped or r.problem
         if len(checked) == len(pieces):
             replay_same = tuple(replayed) == ids
         else:
             replay_same = tuple(replayed) == ids[: len(replayed)]
             note = f"the first {len(checked):,} of {len(pieces):,} pieces were checked"
-        if not replay_same:
+        if skipped:  # a piece too long to replay step by step: its ids are not a replay's
+            replay_same = None
             note = (
-                "the merges replayed here do not give exactly this tokenizer's ids on this text "
+                f"some pieces are not replayed step by step: {skipped}; the ids below are the tokenizer's own"
+            )
+        elif not replay_same:
+            note = (
+                "the replay here does not give exactly this tokenizer's ids on this text "
                 "(its file may use an option this page does not follow); the ids below are the tokenizer's own"
             )
     rows = tuple(_row(m, i, tid) for i, tid in enumerate(ids[:MAX_TOKEN_ROWS]))
