@@ -70,6 +70,16 @@ class SentencePieceMachine(Machine):
         if self.byte0 < 0:
             self.replays = False
         self.byte_fallback = self.byte0 >= 0
+        # pieces holding ▁ after another character (Gemma's ">▁</"), with where each such ▁ is: the
+        # text is not cut where one of them could form
+        self.crossing = [
+            (
+                piece,
+                [k for k in range(1, len(piece)) if piece[k] == SPACE_MARK and piece[k - 1] != SPACE_MARK],
+            )
+            for piece in self.score
+            if _MARK_INSIDE.search(piece)
+        ]
 
     def normalise(self, text: str) -> Normalisation | None:
         after = text.replace(" ", SPACE_MARK)
@@ -81,10 +91,21 @@ class SentencePieceMachine(Machine):
         return Normalisation(text, after, rule)
 
     def pre_steps(self) -> tuple[str, ...]:
-        return (
-            "SentencePiece has no pattern: it reads the whole text with \u2581 for each space. No piece "
-            "of this vocabulary has \u2581 after another character, so the text is shown cut before each "
-            "run of \u2581: the merges inside one such piece never reach another.",
+        words = (
+            "SentencePiece has no pattern: it reads the whole text with \u2581 for each space. The text is "
+            "shown cut before each run of \u2581, because "
+        )
+        if not self.crossing:
+            return (words + "no piece of this vocabulary has \u2581 after another character: the merges "
+                    "inside one such piece never reach another.",)  # fmt: skip
+        return (words + f"only {len(self.crossing)} of its pieces {'has' if len(self.crossing) == 1 else 'have'} "
+                "\u2581 after another character; where one of those could form, the text is not cut.",)  # fmt: skip
+
+    def _crosses(self, marks: str, at: int) -> bool:
+        """True when a vocabulary piece with ▁ after another character could form across
+        position `at` of the text (spaces written as ▁)."""
+        return any(
+            marks[at - k : at - k + len(piece)] == piece for piece, ks in self.crossing for k in ks if at >= k
         )
 
     def pieces(self, text: str) -> list[PreTokenPiece]:
@@ -107,10 +128,16 @@ class SentencePieceMachine(Machine):
             if marker:
                 out.append(PreTokenPiece(len(out), s, e, text[s:e], marker=True, form=lead + text[s:e]))
                 continue
+            cuts: list[list[int]] = []
+            marks = text.replace(" ", SPACE_MARK) if self.crossing else ""
             for m in _SP_WORD.finditer(text, s, e):
-                form = (lead if m.start() == 0 else "") + m.group().replace(" ", SPACE_MARK)
-                out.append(PreTokenPiece(len(out), m.start(), m.end(), m.group(),
-                                         form=form if form != m.group() else ""))  # fmt: skip
+                if cuts and self.crossing and self._crosses(marks, m.start()):
+                    cuts[-1][1] = m.end()
+                else:
+                    cuts.append([m.start(), m.end()])
+            for a, b in cuts:
+                form = (lead if a == 0 else "") + text[a:b].replace(" ", SPACE_MARK)
+                out.append(PreTokenPiece(len(out), a, b, text[a:b], form=form if form != text[a:b] else ""))
         return out
 
     def replay(self, piece: str) -> Replay:
@@ -170,5 +197,6 @@ class SentencePieceMachine(Machine):
         return ()
 
 
+_MARK_INSIDE = re.compile(f"[^{SPACE_MARK}]{SPACE_MARK}")
 # SentencePiece text cut before each run of spaces (the ▁ marks) that follows another character
 _SP_WORD = re.compile(r"[ \u2581]*[^ \u2581]+|[ \u2581]+")
