@@ -63,7 +63,7 @@ def test_the_merge_stepper_walks_to_the_tokenizers_ids(page):
     assert page.session_state["inside_step"] == n - 1
 
 
-def test_another_tokenizer_says_what_it_cannot_replay(page):
+def test_a_sentencepiece_tokenizer_shows_its_space_mark(page):
     page.selectbox(key="inside_tokenizer").set_value("mistral_sp_v1").run()
     assert not page.exception
     words = _text(page)
