@@ -29,7 +29,7 @@ TEXTS = st.one_of(
 )
 
 SENTENCEPIECE = ["gemma3", "gemma2", "mistral_sp_v1", "mistral_sp_v3", "mistral_sp_v7"]
-TRAINED = ["wordpiece", "unigram", "unigram-unk", "metaspace-bpe", "llama2-bpe"]
+TRAINED = ["wordpiece", "unigram", "unigram-unk", "metaspace-bpe", "llama2-bpe", "split-bpe"]
 
 
 def _check(tok, text):
@@ -162,3 +162,15 @@ def test_gemma_is_not_cut_where_a_piece_crosses_a_space():
     for text in ["> </", "x> </y", "a> </b> c"]:
         walk = inspect_text(tok, text)
         assert walk.replay_same is True and replayed_ids(machine_for(tok), walk.pieces) == tok.encode(text)
+
+
+def test_each_pre_tokenizer_step_is_named_in_order_and_dropped_text_marked():
+    tok = trained_tokenizer("split-bpe")
+    walk = inspect_text(tok, "newest  cats, 1234 你好")
+    assert [w.split()[0] for w in walk.pre_steps] == ["Cut", "Every", "Digits", "Cut"]
+    assert "dropped" in walk.pre_steps[0] and "punctuation" in walk.pre_steps[1]
+    assert [p.text for p in walk.dropped] == ["  ", " ", " "]
+    assert [p.text for p in walk.kept][:3] == ["newest", "cats", ","]
+    assert [p.text for p in walk.kept if p.text.isdigit()] == ["1", "2", "3", "4"]
+    assert walk.replay_same is True
+    assert "".join(p.text for p in walk.pieces) == walk.normalised

@@ -22,7 +22,8 @@ CORPUS = [
 def trained(kind: str) -> bytes:
     """A tokenizer.json: "wordpiece" (BERT's pipeline), "unigram" (Metaspace, byte fallback),
     "unigram-unk" (no byte fallback), "metaspace-bpe" (Mistral style: Metaspace, byte fallback),
-    "llama2-bpe" (Llama 2's file: ▁ put in by the normaliser, byte fallback)."""
+    "llama2-bpe" (Llama 2's file: ▁ put in by the normaliser, byte fallback), "split-bpe" (a
+    Sequence of Split, Punctuation, Digits and UnicodeScripts, with an unknown token)."""
     from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
     if kind == "wordpiece":
@@ -71,6 +72,14 @@ def trained(kind: str) -> bytes:
                 {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"},
             ]}  # fmt: skip
             return json.dumps(doc).encode("utf-8")
+    elif kind == "split-bpe":  # a Sequence of pre-tokenizers that drop text and cut digits and marks
+        tk = Tokenizer(models.BPE(unk_token="<unk>"))
+        tk.pre_tokenizer = pre_tokenizers.Sequence([
+            pre_tokenizers.Split(" ", behavior="removed"), pre_tokenizers.Punctuation(),
+            pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.UnicodeScripts(),
+        ])  # fmt: skip
+        trainer = trainers.BpeTrainer(vocab_size=400, show_progress=False, special_tokens=["<unk>"])
+        tk.train_from_iterator(CORPUS, trainer)
     else:
         raise ValueError(kind)
     return tk.to_str().encode("utf-8")
