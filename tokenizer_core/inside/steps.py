@@ -105,6 +105,8 @@ class Walkthrough:
     offsets: tuple[tuple[int, int], ...] = ()
     #: the index of the piece worth taking apart first (see :func:`teaching_piece`)
     first_piece: int = 0
+    #: the vocabulary writes bytes in GPT-2's byte alphabet (Ġ for a space)
+    byte_level: bool = False
 
     @property
     def kept(self) -> tuple[PreTokenPiece, ...]:
@@ -160,6 +162,7 @@ def inspect_text(tokenizer: Tokenizer, text: str, *, machine: Machine | None = N
         replay_same, note, ids, rows, _fallback(m, segs), _round_trip(tokenizer, text, normalised, ids),
         m.method, m.pre_steps(), m.added_tokens(text), m.rank_offset, _offsets(segs, len(rows)),
         teaching_piece(m, pieces) if m.replays else next((p.index for p in pieces if not p.dropped), 0),
+        m.byte_level,
     )  # fmt: skip
 
 

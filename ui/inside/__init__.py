@@ -145,7 +145,7 @@ def bytes_step(w: Walkthrough) -> None:
         "UTF-8 bytes": [p.data.hex(" ") for p in shown],
         "Bytes": [len(p.data) for p in shown],
     }
-    if w.kind == "byte-bpe" or (w.kind == "hf-bpe" and _byte_level(w)):
+    if w.byte_level:
         st.write(
             "Each piece becomes its UTF-8 bytes: one byte for a plain English letter, two for é, three "
             "for most Chinese or Japanese characters, four for an emoji. This tokenizer's vocabulary "
@@ -164,10 +164,6 @@ def bytes_step(w: Walkthrough) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if len(w.kept) > DRAWN:
         st.caption(f"The first {DRAWN:,} of {len(w.kept):,} pieces are listed.")
-
-
-def _byte_level(w: Walkthrough) -> bool:
-    return "works on bytes" in w.fallback.sentence
 
 
 def _shift(delta: int, n: int) -> None:
@@ -303,7 +299,7 @@ def stepper(replay: Replay, unit: str, w: Walkthrough) -> None:
     playing = bool(st.session_state.get(PLAYING)) and n > 0
     offset = w.rank_offset
 
-    def rank(value: float, token_id: int | None = None) -> str:
+    def rank(value: float) -> str:
         if w.method == "scores":
             return f"score {value:,g}"
         return f"rank {int(value) - offset:,}" + (f", id {int(value):,}" if offset else "")
