@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core.tokenizers import DEFAULT_IDS, clean_text
-from ui.inside import MAX_CHARS, SAMPLE, steps, surprise_section
+from ui.inside import LIVE_CHARS, MAX_CHARS, SAMPLE, steps, surprise_section
+from ui.live_text import live_text_area
 from ui.saved_work import keep_work
 from ui.state import get_tokenizers
 from ui.widgets import show_unavailable, tokenizer_select, working_tokenizers
@@ -17,9 +18,13 @@ st.caption(
 )
 if "inside_text" not in st.session_state:
     st.session_state["inside_text"] = SAMPLE
-text = st.text_area(
-    "Your text", key="inside_text", height=100, persist_state="session",
+text = live_text_area(
+    "inside_text", label="Your text", height=100, live_limit=LIVE_CHARS,
     placeholder="Type or paste a sentence, a number, a name, some code...",
+    notes=(
+        f"The steps follow your typing (up to {LIVE_CHARS:,} characters).",
+        f"Over {LIVE_CHARS:,} characters the steps update when you press Ctrl+Enter (or Count).",
+    ),
 )  # fmt: skip
 tokenizer_id = tokenizer_select("inside_tokenizer", label="Tokenizer", default=("o200k_base",), multi=False)
 keep_work("inside")  # in the browser, for a reload (ui/saved_work.py); before any st.stop

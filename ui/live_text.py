@@ -73,12 +73,15 @@ def live_text_area(
     placeholder: str = "",
     live_limit: int = LIVE_LIMIT,
     counts: dict | None = None,
+    notes: tuple[str, str] | None = None,
 ) -> str:
     """A text box counted as you type. Returns ``st.session_state[key]`` (the current text).
 
     Change the text from Python by assigning ``st.session_state[key]`` before this call; the box
     shows it on the next run. `counts`: what to ask the server's count route for the text on
     each pause, and which count cards show the answer (`ui.workspace.counts.live_count_spec`).
+    `notes`: the sentences beside the box (while it follows the typing, above `live_limit`) when
+    what follows the typing is not counts.
     """
     ss = st.session_state
     text = ss.setdefault(key, "")
@@ -103,11 +106,15 @@ def live_text_area(
         "pause_ms": PAUSE_MS,
         "live_limit": live_limit,
         "counts": counts,
-        "live_note": (
+        "live_note": notes[0]
+        if notes
+        else (
             f"Counts follow your typing up to {live_limit:,} characters; above that, press Ctrl+Enter "
             "(longer texts would make the page lag)."
         ),
-        "manual_note": (
+        "manual_note": notes[1]
+        if notes
+        else (
             f"Over {live_limit:,} characters, counting as you type would lag: counts update when you "
             "press Ctrl+Enter or Count. "
             "For long texts, Upload a file (faster than pasting)."

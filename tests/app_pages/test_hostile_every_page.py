@@ -148,6 +148,9 @@ def _enter(c: Checked, page: str, text: str) -> None:
         if plain:
             c.at.session_state["workspace_chat_tools"] = text
         c.run(f"text {text[:20]!r}")
+    elif page == "inside":  # a live box too: its value as the browser sends it
+        c.at.session_state["inside_text"] = text
+        c.run(f"text {text[:20]!r}")
     elif page in TEXT_BOXES and plain:
         box = c.at.text_area(key=TEXT_BOXES[page])
         c.run(f"text {text[:20]!r}", lambda: box.input(text))

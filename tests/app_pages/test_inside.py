@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ENTRY, builtin
-from tokenizer_core.inside import machine_for
+from tokenizer_core.inside import inspect_text, machine_for
 
 STEPS = [
     "1. Normalisation", "2. Pre-tokenization: cut into pieces", "3. Bytes", "4. Merges",
@@ -25,6 +25,12 @@ def page():
     at.switch_page("app_pages/inside.py").run()
     assert not at.exception, at.exception
     return at
+
+
+def _type(at, text: str) -> None:
+    """What the live text box sends when the user pauses typing."""
+    at.session_state["inside_text"] = text
+    at.run()
 
 
 def _text(at) -> str:
@@ -57,7 +63,7 @@ def test_the_merge_stepper_walks_to_the_tokenizers_ids(page):
     assert page.session_state["inside_step"] == n - 1
 
 
-def test_another_tokenizer_says_what_it_cannot_replay(page):
+def test_a_sentencepiece_tokenizer_shows_its_space_mark(page):
     page.selectbox(key="inside_tokenizer").set_value("mistral_sp_v1").run()
     assert not page.exception
     words = _text(page)
@@ -76,7 +82,7 @@ def test_another_tokenizer_says_what_it_cannot_replay(page):
     ],
 )
 def test_bad_input_gets_a_sentence(page, text):
-    page.text_area(key="inside_text").input(text).run()
+    _type(page, text)
     assert not page.exception
     words = (
         _text(page) + " ".join(str(i.value) for i in page.info) + " ".join(str(w.value) for w in page.warning)
@@ -98,7 +104,7 @@ def test_a_model_trained_in_the_playground_is_taken_apart(page):
     page.button(key="bpe_register").click().run()
     (tok,) = [t for t in page.session_state["session_tokenizers"].values() if t.info.kind == "trained"]
     page.switch_page("app_pages/inside.py").run()
-    page.text_area(key="inside_text").input("the newest lowest").run()
+    _type(page, "the newest lowest")
     picker = page.selectbox(key="inside_tokenizer")  # a select box's options are the labels it shows
     picker.select_index(picker.options.index(f"{tok.info.name} (yours)")).run()
     assert not page.exception
@@ -133,7 +139,7 @@ def test_a_users_upload_is_taken_apart_from_its_own_process(page, kind):
     assert tok.pid is not None  # hosted
     page.switch_page("app_pages/inside.py").run()
     text = "the xylophonist zzyzx quizzically"
-    page.text_area(key="inside_text").input(text).run()
+    _type(page, text)
     picker = page.selectbox(key="inside_tokenizer")
     picker.select_index(picker.options.index(f"{fixture} (yours)")).run()
     assert not page.exception and not page.error, (page.exception, [e.value for e in page.error])
@@ -145,3 +151,69 @@ def test_a_users_upload_is_taken_apart_from_its_own_process(page, kind):
     assert machine_for(tok).replay(chosen) == replay and len(replay.steps) >= 3
     assert f"Step 0 of {len(replay.steps)}" in [c.value for c in page.caption]
     tok.close()
+
+
+def _piece_text(at) -> str:
+    piece = at.selectbox(key="inside_piece")
+    return piece.format_func(piece.value).split(": ", 1)[1].replace("⋅", " ")
+
+
+def test_the_piece_chooser_follows_the_text_and_the_tokenizer(page):
+    _type(page, "one two three naïve café antidisestablishmentarianism")
+    first = _piece_text(page)
+    _type(page, "zebra quizzically xylophonist")
+    now = _piece_text(page)
+    tok = builtin("o200k_base")
+    walk = inspect_text(tok, "zebra quizzically xylophonist")
+    assert now != first and now == visible(walk.pieces[walk.first_piece].text)
+    page.selectbox(key="inside_tokenizer").set_value("mistral_sp_v1").run()
+    tok = builtin("mistral_sp_v1")
+    walk = inspect_text(tok, "zebra quizzically xylophonist")
+    assert _piece_text(page) == visible(walk.pieces[walk.first_piece].text)
+
+
+def visible(text: str) -> str:
+    return text.replace("⋅", " ")
+
+
+def test_sentencepiece_steps_labels_and_bos(page):
+    """Mistral SP v1 on "a\\tb\\nc": the byte tokens are its <0x09> and <0x0A> pieces, the merges go
+    by score, and the BOS its requests start with is the last step."""
+    page.selectbox(key="inside_tokenizer").set_value("mistral_sp_v1").run()
+    _type(page, "a\tb\nc strawberry")
+    assert not page.exception
+    heads = [s.value for s in page.subheader]
+    assert heads[:7] == [
+        "1. Normalisation", "2. Pre-tokenization: cut into pieces", "3. Bytes", "4. Merges by score",
+        "5. Fallback: characters the vocabulary lacks", "6. Special tokens around the text", "7. Ids and back",
+    ]  # fmt: skip
+    labels = list(page.dataframe[-1].value["As the vocabulary writes it"])
+    assert labels[:5] == ["\u2581a", "<0x09>", "b", "<0x0A>", "c"]
+    words = _text(page)
+    assert "every character had a token" not in words and "2 places needed byte tokens" in words
+    assert "score" in words and "`<s>` (id 1) in front" in words
+    assert "Replayed on every piece of your text" in " ".join(str(s.value) for s in page.success)
+
+
+def test_tekken_shows_ranks_apart_from_ids(page):
+    page.selectbox(key="inside_tokenizer").set_value("tekken").run()
+    _type(page, "one strawberry")
+    page.button(key="inside_next").click().run()
+    words = _text(page)
+    assert "the first 1,000 ids are special tokens" in words
+    step = next(m.value for m in page.markdown if str(m.value).startswith("Step 1: join"))
+    rank = int(step.split("(rank ")[1].split(",")[0].replace(",", ""))
+    token_id = int(step.split(", id ")[1].split(")")[0].replace(",", ""))
+    assert token_id == rank + 1_000
+
+
+def test_a_replay_that_differs_never_says_the_same():
+    from dataclasses import replace
+
+    from ui.inside import _ending
+
+    walk = inspect_text(builtin("o200k_base"), "hello")
+    replay = machine_for(builtin("o200k_base")).replay("hello")
+    assert "the same as the tokenizer's output" in _ending(replay, walk)
+    differs = replace(walk, replay_same=False)
+    assert "the same" not in _ending(replay, differs) and "differ" in _ending(replay, differs)

@@ -141,7 +141,7 @@ def test_inside_a_tokenizer_gets_its_text_and_tokenizers_back(app):
         },
     )
     at = restored(at, "inside", raw)
-    assert at.text_area(key="inside_text").value == "My own words, 1234567."
+    assert at.session_state["inside_text"] == "My own words, 1234567."  # the live box's text
     assert at.session_state["inside_tokenizer"] == "cl100k_base"
     assert at.session_state["inside_compare"] == ["r50k_base"]
 

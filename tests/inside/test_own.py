@@ -112,10 +112,11 @@ def test_nfkc_is_shown_before_and_after():
     assert walk.replay_same
 
 
-def test_a_wordpiece_file_says_it_is_not_replayed():
+def test_a_wordpiece_file_is_replayed_longest_match_first():
     walk = inspect_text(own("json-wordpiece"), "the cat sat")
-    assert walk.replay_same is None and "WordPiece" in walk.replay_note
+    assert walk.replay_same is True and walk.method == "longest"
     assert walk.ids == tuple(own("json-wordpiece").encode("the cat sat"))
+    assert [p.text for p in walk.dropped] == [" ", " "]
 
 
 @pytest.mark.parametrize("kind", ["tiktoken", "json-bytelevel", "trained-chars"])

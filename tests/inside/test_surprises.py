@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import builtin
@@ -9,7 +11,10 @@ from tokenizer_core.inside.surprises import (
     all_surprises,
     case_and_space,
     digit_grouping,
+    first_word,
+    indentation,
     letters,
+    longest_word,
     numbers,
     trim,
     whitespace,
@@ -98,4 +103,32 @@ def test_hostile_and_empty_text_give_surprises_not_errors(toks):
         "x" * 30_000,
     ]:
         out = all_surprises(text, toks[:2])
-        assert len(out) == 5
+        assert len(out) == 6
+
+
+def test_words_of_every_script_are_kept_whole():
+    """Devanagari's vowel signs and virama are combining marks (Unicode category M): part of the word."""
+    assert first_word("Hi, नमस्ते दुनिया", "x") == "नमस्ते"
+    assert longest_word("a हिन्दी text", "x") == "हिन्दी"
+
+
+def test_case_variants_only_for_a_script_with_case(toks):
+    cased = case_and_space("Ελλάδα", toks)
+    assert cased.texts == ("ελλάδα", " ελλάδα", "Ελλάδα", " ΕΛΛΆΔΑ")
+    plain = case_and_space("नमस्ते", toks)
+    assert plain.texts == ("नमस्ते", " नमस्ते", "\nनमस्ते") and "CAPITALS" not in " ".join(plain.labels)
+
+
+def test_one_token_is_not_tokens(toks):
+    s = words_vs_tokens("one", toks)
+    assert all(not re.search(r"\b1 (tokens|words)", row.finding) for row in s.rows)
+    assert all("Your text: 1 word, the rule says 1 token" in row.finding for row in s.rows)
+    assert "two or three ids" not in letters("strawberry", toks).why
+
+
+def test_indentation_counts_are_the_tokenizers_own(toks):
+    s = indentation("def f():\n    return x + 1\n", toks)
+    assert s.texts[1] == "if ok:\n    return x + 1" and s.texts[2] == "if ok:\n\treturn x + 1"
+    for tok, row in zip(toks, s.rows):
+        n = [len(tok.encode(t)) for t in s.texts]
+        assert f"4 spaces {n[1] - n[0]:+d}" in row.finding and f"3 spaces {n[5] - n[0]:+d}" in row.finding

@@ -31,16 +31,16 @@ TEXTS = st.one_of(
     st.lists(st.one_of(WORDS, st.text(max_size=4)), max_size=14).map("".join),
 )
 
-# Every built-in whose merges are replayed: byte-level BPE over ranks and DeepSeek's tokenizer.json.
+# Every built-in whose merges are replayed: byte-level BPE over ranks, tokenizer.json BPE, SentencePiece BPE.
 BPE_IDS = [i for i in ALL_IDS if machine_for(builtin(i)).replays]
 
 
 def test_every_bpe_builtin_is_replayed():
     kinds = {i: machine_for(builtin(i)).kind for i in ALL_IDS}
-    assert set(BPE_IDS) == {i for i, k in kinds.items() if k in ("byte-bpe", "hf-bpe")}
-    assert {"o200k_base", "cl100k_base", "llama3", "qwen", "tekken", "deepseek_v4", "r50k_base"} <= set(
-        BPE_IDS
-    )
+    assert set(BPE_IDS) == set(ALL_IDS)  # every built-in: BPE by ranks or SentencePiece BPE by scores
+    assert {"o200k_base", "cl100k_base", "llama3", "qwen", "tekken", "deepseek_v4", "r50k_base"} <= {
+        i for i, k in kinds.items() if k in ("byte-bpe", "hf-bpe")
+    }
     assert {kinds[i] for i in ("gemma3", "mistral_sp_v1")} == {"sentencepiece"}
 
 
@@ -124,7 +124,7 @@ def test_sentencepiece_byte_fallback_shows_the_utf8_bytes():
     # ꙮ (U+A66E) is E A 9 9 A E in UTF-8
     assert [s.tokens for s in walk.fallback.split] == [("<0xEA>", "<0x99>", "<0xAE>")]
     assert walk.normalisation is not None and walk.normalisation.after == "▁Hi▁ꙮ"
-    assert walk.replay_same is None and "SentencePiece" in walk.replay_note
+    assert walk.replay_same is True and walk.method == "scores"
     assert walk.round_trip.same
 
 

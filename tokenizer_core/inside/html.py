@@ -14,7 +14,8 @@ import html
 from collections.abc import Sequence
 
 from ..tokenizers.render import visible_whitespace
-from .walk import PreTokenPiece
+from .records import PreTokenPiece
+from .steps import TokenRow
 
 CSS = (
     "<style>.tw-in{line-height:2.1;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;"
@@ -23,7 +24,11 @@ CSS = (
     "border:1px solid rgba(0,0,0,.12)}"
     ".tw-chip.tw-on{outline:3px solid #cf222e;outline-offset:1px}"
     ".tw-chip sub{font-size:0.65rem;color:#57606a;margin-left:2px}"
-    ".tw-more{color:#57606a;font-size:0.8rem;font-family:sans-serif}</style>"
+    ".tw-more{color:#57606a;font-size:0.8rem;font-family:sans-serif}"
+    ".tw-chip.tw-drop{background:#f6f8fa !important;color:#8c959f;text-decoration:line-through;"
+    "border-style:dashed}"
+    ".tw-tok{display:inline-block;white-space:pre-wrap;border-radius:3px;border-bottom:2px solid rgba(0,0,0,.18)}"
+    ".tw-tok:hover{background:#ffd33d !important;outline:2px solid #bf8700}</style>"
 )
 
 
@@ -32,8 +37,10 @@ def hue(n: int) -> int:
     return int((n * 137.508) % 360)
 
 
-def _chip(label: str, n: int, *, on: bool = False, sub: str = "") -> str:
+def _chip(label: str, n: int, *, on: bool = False, sub: str = "", dropped: bool = False) -> str:
     cls = "tw-chip tw-on" if on else "tw-chip"
+    if dropped:
+        cls += " tw-drop"
     tail = f"<sub>{html.escape(sub)}</sub>" if sub else ""
     return (
         f'<span class="{cls}" style="background:hsl({hue(n)} 70% 86%)">'
@@ -67,8 +74,10 @@ def pieces_html(
     for p in pieces[:limit]:
         colour = (p.rule or 0) * 3 + 1 if by_rule and p.rule is not None else p.index
         sub = "marker" if p.marker else (str(p.rule) if by_rule and p.rule is not None else "")
-        out.append(_chip(p.text, colour, on=p.index == on, sub=sub))
-    return f'<div class="tw-in">{"".join(out)}{_more(min(limit, len(pieces)), len(pieces), "pieces")}</div>'
+        if p.dropped:
+            sub = "dropped"
+        out.append(_chip(p.text, colour, on=p.index == on, sub=sub, dropped=p.dropped))
+    return f'<div class="tw-in tw-pieces">{"".join(out)}{_more(min(limit, len(pieces)), len(pieces), "pieces")}</div>'
 
 
 def text_html(text: str, *, limit: int = 4_000) -> str:
@@ -76,3 +85,41 @@ def text_html(text: str, *, limit: int = 4_000) -> str:
     shown = html.escape(visible_whitespace(text[:limit]))
     more = _more(min(limit, len(text)), len(text), "characters")
     return f'<div class="tw-in" style="white-space:pre-wrap">{shown}{more}</div>'
+
+
+def token_text_html(
+    text: str, tokens: Sequence[TokenRow], offsets: Sequence[tuple[int, int]], *, limit: int = 300
+) -> str:
+    """The text with each token's characters in a span of its own colour; pointing at one shows
+    its id, label and characters (and highlights it). Tokens sharing characters (the bytes of one
+    character) share one span; text no token covers (dropped) is plain.
+
+    ``token_text_html("ab", rows, [(0, 1), (1, 2)])`` -> two spans, titled "token 1 · id …"
+    """
+    groups: list[tuple[int, int, list[TokenRow]]] = []
+    for row, (a, b) in zip(tokens[:limit], offsets[:limit]):
+        if groups and (groups[-1][0], groups[-1][1]) == (a, b):
+            groups[-1][2].append(row)
+        else:
+            groups.append((a, b, [row]))
+    out = []
+    at = 0
+    for n, (a, b, rows) in enumerate(groups):
+        if a > at:
+            out.append(html.escape(visible_whitespace(text[at:a])))
+        if b <= a:
+            continue
+        ids = ", ".join(str(r.id) for r in rows)
+        labels = " ".join(r.label for r in rows)
+        first = rows[0].position + 1
+        which = f"token {first}" if len(rows) == 1 else f"tokens {first}–{rows[-1].position + 1}"
+        title = f"{which} · id {ids} · {labels} · characters {a + 1}–{b}"
+        out.append(
+            f'<span class="tw-tok" title="{html.escape(title, quote=True)}" '
+            f'style="background:hsl({hue(n)} 70% 88%)">{html.escape(visible_whitespace(text[max(a, at) : b]))}</span>'
+        )
+        at = max(at, b)
+    more = _more(min(limit, len(tokens)), len(tokens), "tokens")
+    if not more and at < len(text):
+        out.append(html.escape(visible_whitespace(text[at:])))
+    return f'<div class="tw-in" style="white-space:pre-wrap">{"".join(out)}{more}</div>'

@@ -76,38 +76,62 @@ def cut_text(tokenizer: Tokenizer, text: str) -> Cut:
     return Cut(text, tuple(s.text for s in segs), tuple(i for s in segs for i in s.ids))
 
 
+# A word of any script: letters with their combining marks (Devanagari's vowel signs and virama
+# are marks: "नमस्ते" is one word, not "नमस")
+WORD = r"\p{L}[\p{L}\p{M}]{%d,}"  # a letter, then letters and marks: % (length - 1)
+
+
 def longest_word(text: str, default: str) -> str:
-    """The longest word of letters (6+) in the text: ``longest_word("a strawberry", "x") -> "strawberry"``."""
-    words = regex.findall(r"\p{L}{6,}", clean_text(text)[:MAX_SURPRISE_CHARS])
+    """The longest word (6+ letters) in the text: ``longest_word("a strawberry", "x") -> "strawberry"``."""
+    words = regex.findall(WORD % 5, clean_text(text)[:MAX_SURPRISE_CHARS])
     return max(words, key=len) if words else default
 
 
 def first_word(text: str, default: str) -> str:
-    """The first word of letters (3+) in the text: ``first_word("Hi, total 3", "x") -> "total"``."""
-    m = regex.search(r"\p{L}{3,}", clean_text(text))
+    """The first word (3+ letters) in the text: ``first_word("Hi, नमस्ते 3", "x") -> "नमस्ते"``."""
+    m = regex.search(WORD % 2, clean_text(text))
     return m.group() if m else default
+
+
+def has_case(word: str) -> bool:
+    """True when the word's script has capital letters: ``has_case("Ελλάδα") -> True``, ``has_case("नमस्ते") -> False``."""
+    return word.upper() != word.lower()
+
+
+def plural(n: int, word: str) -> str:
+    """``plural(1, "token") -> "1 token"``, ``plural(2, "token") -> "2 tokens"``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 # -------------------------------------------------------------------------------- the surprises
 
 
 def case_and_space(word: str, tokenizers: Sequence[Tokenizer]) -> Surprise:
-    """One word four ways: lower case, with a leading space, capitalised, in capitals after a space."""
+    """One word four ways: lower case, with a leading space, capitalised, in capitals after a space;
+    for a script without capitals (Devanagari, Chinese...), the word alone and after a space."""
     w = word.strip() or "total"
-    texts = (w.lower(), " " + w.lower(), w[:1].upper() + w[1:].lower(), " " + w.upper())
+    cased = has_case(w)
+    if cased:
+        texts: tuple[str, ...] = (w.lower(), " " + w.lower(), w[:1].upper() + w[1:].lower(), " " + w.upper())
+        labels: tuple[str, ...] = ("lower case", "space in front", "Capital", "space + CAPITALS")
+    else:
+        texts, labels = (w, " " + w, "\n" + w), ("alone", "space in front", "line break in front")
     rows = []
     for tok in tokenizers:
         cuts = tuple(cut_text(tok, t) for t in texts)
         distinct = len({c.ids for c in cuts})
         finding = f"{distinct} different token sequence{'s' if distinct != 1 else ''} for one word."
         rows.append(SurpriseRow(tok.id, cuts, finding))
+    why = (
+        'A tokenizer learned its pieces from text where "total" at the start of a line, " total" after a '
+        'space and "Total" at the start of a sentence are different strings, so each gets its own '
+        "token (or several): the model sees different ids for what you read as one word."
+    )
+    if not cased:
+        why += " Your word's script has no capital letters, so only the space and the line break change it."
     return Surprise(
-        "case", "Case and a leading space",
-        "A tokenizer learned its pieces from text where \"total\" at the start of a line, \" total\" after a "
-        "space and \"Total\" at the start of a sentence are different strings, so each gets its own "
-        "token (or several): the model sees different ids for what you read as one word.",
-        texts, ("lower case", "space in front", "Capital", "space + CAPITALS"), tuple(rows),
-    )  # fmt: skip
+        "case", "Case and a leading space" if cased else "A leading space", why, texts, labels, tuple(rows)
+    )
 
 
 def digit_grouping(tokenizer: Tokenizer) -> str:
@@ -155,10 +179,11 @@ def letters(word: str, tokenizers: Sequence[Tokenizer], *, letter: str | None = 
         inside = [p for p in cuts[1].pieces if letter.lower() in p.lower()]
         multi = [p for p in inside if len(p.strip()) > 1]
         finding = (
-            f'"{w}" has {n} × "{letter}"; after a space it reaches the model as {cuts[1].n} token'
-            f"{'s' if cuts[1].n != 1 else ''}, and "
+            f'"{w}" has {n} × "{letter}"; after a space it reaches the model as {plural(cuts[1].n, "token")}, and '
             + (
-                f'the "{letter}" sits inside {len(multi)} of them, each one id to the model, not letters.'
+                "that token is one id to the model, not letters."
+                if multi and cuts[1].n == 1
+                else f'the "{letter}" sits inside {len(multi)} of them, each one id to the model, not letters.'
                 if multi
                 else "each of these letters is a token of its own here."
             )
@@ -166,9 +191,9 @@ def letters(word: str, tokenizers: Sequence[Tokenizer], *, letter: str | None = 
         rows.append(SurpriseRow(tok.id, cuts, finding))
     return Surprise(
         "letters", "Letters inside a token",
-        "The model gets token ids, not letters: a word such as \"strawberry\" arrives as two or three ids, "
-        "so questions about its letters (how many r? spell it backwards) ask about something the model "
-        "never saw directly.",
+        "The model gets token ids, not letters: a word arrives as one id or a few (the rows below show "
+        "how many), so questions about its letters (how many r? spell it backwards) ask about something "
+        "the model never saw directly.",
         texts, ("alone", "after a space"), tuple(rows),
     )  # fmt: skip
 
@@ -220,7 +245,7 @@ def whitespace(text: str, tokenizers: Sequence[Tokenizer]) -> Surprise:
         extra.append(f"\\r\\n instead of \\n: {cuts[5].n - cuts[4].n:+d}")
         before, after = tok.count(text), tok.count(trimmed)
         finding = (
-            f"Extra tokens over single spaces: {', '.join(extra)}. Your text: {before:,} tokens, "
+            f"Extra tokens over single spaces: {', '.join(extra)}. Your text: {plural(before, 'token')}, "
             f"{after:,} trimmed ({before - after:,} saved)."
         )
         rows.append(SurpriseRow(tok.id, cuts, finding))
@@ -230,6 +255,38 @@ def whitespace(text: str, tokenizers: Sequence[Tokenizer]) -> Surprise:
         "tokens, and a tidy text (the \"trim\" below) sends the same words for fewer, which is what "
         "\"prompt compression\" starts with.",
         texts, labels, tuple(rows), extra=trimmed,
+    )  # fmt: skip
+
+
+INDENTS = (("no indent", ""), ("4 spaces", "    "), ("a tab", "\t"), ("8 spaces", " " * 8), ("2 tabs", "\t\t"),
+           ("3 spaces", "   "))  # fmt: skip
+
+
+def code_line(text: str, default: str = "return total") -> str:
+    """The first indented line of the text, without its indentation (else `default`):
+    ``code_line("def f():\n    return 1") -> "return 1"``."""
+    for line in clean_text(text)[:MAX_SURPRISE_CHARS].splitlines():
+        stripped = line.lstrip(" \t")
+        if stripped and stripped != line:
+            return stripped[:80]
+    return default
+
+
+def indentation(text: str, tokenizers: Sequence[Tokenizer]) -> Surprise:
+    """One line of code after a line break, indented six ways (4 and 8 spaces, tabs, 3 spaces)."""
+    line = code_line(text)
+    texts = tuple(f"if ok:\n{indent}{line}" for _, indent in INDENTS)
+    rows = []
+    for tok in tokenizers:
+        cuts = tuple(cut_text(tok, t) for t in texts)
+        costs = ", ".join(f"{label} {cuts[i].n - cuts[0].n:+d}" for i, (label, _) in enumerate(INDENTS) if i)
+        rows.append(SurpriseRow(tok.id, cuts, f"Tokens the indent adds to the line: {costs}."))
+    return Surprise(
+        "indent", "Indentation in code",
+        "Code is indented with runs of spaces or tabs, on every line. Many tokenizers learned the usual "
+        "runs (4 or 8 spaces, often with the line break before them) as single tokens, so usual "
+        "indentation is cheap and an unusual one can cost more on every line of a file.",
+        texts, tuple(label for label, _ in INDENTS), tuple(rows),
     )  # fmt: skip
 
 
@@ -252,7 +309,7 @@ def words_vs_tokens(text: str, tokenizers: Sequence[Tokenizer]) -> Surprise:
             words = word_count(t)
             rule = round(words / RULE_WORDS_PER_TOKEN)
             parts.append(
-                f"{name}: {words} word{'s' if words != 1 else ''}, the rule says {rule} tokens, really {c.n}"
+                f"{name}: {plural(words, 'word')}, the rule says {plural(rule, 'token')}, really {c.n:,}"
             )
         rows.append(SurpriseRow(tok.id, cuts, "; ".join(parts) + "."))
     return Surprise(
@@ -273,5 +330,6 @@ def all_surprises(text: str, tokenizers: Sequence[Tokenizer]) -> tuple[Surprise,
             "strawberry" if "strawberry" in text.lower() else longest_word(text, "strawberry"), tokenizers
         ),
         whitespace(text, tokenizers),
+        indentation(text, tokenizers),
         words_vs_tokens(text, tokenizers),
     )

@@ -86,8 +86,9 @@ def load_mistral_spm(info: TokenizerInfo) -> Tokenizer:
     special = {p.piece: i for i, p in enumerate(pieces) if p.type == CONTROL}
     whole = {p.piece: i for i, p in enumerate(pieces) if p.type == USER_DEFINED}
     return SplintrTokenizer(
-        info, engine, base_vocab=len(pieces), whole=whole, special=special, dummy_prefix=True
-    )
+        info, engine, base_vocab=len(pieces), whole=whole, special=special, dummy_prefix=True,
+        vocabulary=pieces,
+    )  # fmt: skip
 
 
 def _source(version: str, sha: str) -> str:

@@ -81,8 +81,12 @@ class SplintrTokenizer(Tokenizer):
         whole: Mapping[str, int],
         special: Mapping[str, int],
         dummy_prefix: bool = False,
+        vocabulary: Sequence[tuple[str, float, int]] | None = None,
     ) -> None:
         self.info = info
+        # the model file's pieces as (piece, score, type) per id, when it was read (not for a
+        # vocabulary compiled into the engine): the Inside page replays and labels with them
+        self.vocabulary = vocabulary
         self.engine = engine
         self.base_vocab = base_vocab
         self.dummy_prefix = dummy_prefix
