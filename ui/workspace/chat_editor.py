@@ -137,11 +137,12 @@ def _remove_image(key: str, mid: str, iid: str) -> None:
 
 
 def _image_controls(key: str, mid: str, i: int) -> None:
-    """The uploader that attaches images to message i (in a popover by the message's buttons)."""
+    """The uploader that attaches images to message i (in a small popover under the message's text:
+    the buttons' row above has no room left on a narrow page)."""
     gen = st.session_state.get(f"{key}_upgen_{mid}", 0)
     upload_key = f"{key}_upload_{mid}_{gen}"
-    with st.popover(f"Attach an image to message {i + 1}", icon=":material/add_photo_alternate:",
-                    help="Attach an image"):  # fmt: skip
+    with st.popover("Attach an image", icon=":material/add_photo_alternate:", type="tertiary",
+                    key=f"{key}_imgpop_{mid}", help=f"Attach an image to message {i + 1}"):  # fmt: skip
         st.file_uploader(
             f"Images for message {i + 1} (PNG, JPEG, GIF or WebP)", type=IMAGE_TYPES, accept_multiple_files=True,
             key=upload_key, on_change=_on_upload, args=(key, mid, upload_key),
@@ -236,7 +237,6 @@ def chat_editor(
             # one row, also on a phone; icon buttons whose labels are their names for screen readers
             with c2.container(horizontal=True, vertical_alignment="center", key=f"icons_{key}_{mid}"):
                 st.caption(message_tokens.get(i, ""), width="stretch")
-                _image_controls(key, mid, i)
                 st.button(f"Move message {i + 1} up", key=f"{key}_up_{mid}", icon=":material/arrow_upward:",
                           help="Move up", on_click=_move, args=(key, i, -1), disabled=i == 0)  # fmt: skip
                 st.button(f"Move message {i + 1} down", key=f"{key}_down_{mid}", icon=":material/arrow_downward:",
@@ -248,6 +248,7 @@ def chat_editor(
                 placeholder="Type the message...",
             )  # fmt: skip
             _image_rows(key, mid, i)
+            _image_controls(key, mid, i)
     for problem in st.session_state.pop(f"{key}_img_problems", []):
         st.warning(escape_markdown(problem), icon=":material/hide_image:")
     full = len(ids) >= MAX_MESSAGES

@@ -39,7 +39,7 @@ HOW_NOTE = (
 
 IMAGES_HELP = (
     "OpenAI: 512 px tiles or 32 px patches by the model's row of its vision guide; Gemini: its tile or media "
-    "resolution rule; Mistral: its own image encoder. The cost table below includes these tokens."
+    "resolution rule; Mistral: its own image encoder; any other model: not counted, and the line says why."
 )
 
 
@@ -173,9 +173,10 @@ def image_lines(
 
 def _image_list(lines: list[str]) -> None:
     if lines:
-        st.markdown("**With the images** (the request tokens above are the messages' text and format; an "
-                    "image's tokens depend on the model, by its maker's rule)", help=IMAGES_HELP)  # fmt: skip
+        st.markdown("**With the images**", help=IMAGES_HELP)
         st.markdown("\n".join(f"- {line}" for line in lines))
+        st.caption("The table's request tokens are the messages' text and format; an image's tokens depend on "
+                   "the model, by its maker's rule. The cost table below includes them.")  # fmt: skip
 
 
 def request_section(
