@@ -107,3 +107,14 @@ def test_a_workspace_file_brings_back_the_images_and_their_tokens(app):
     assert not app.exception
     assert _input_tokens(app)["GPT-4o"] - before == GPT_4O_1024_HIGH
     assert "photo.png" in " ".join(c.value for c in app.caption).replace("\\", "")
+
+
+def test_an_images_name_is_shown_as_text_never_as_markdown(app):
+    choose(app, "workspace_tokenizers", ["gpt-4o"])
+    _chat(app, [("user", "Describe it.")])
+    name = "![x](https:e.com) **b** <img src=x onerror=alert(1)>.png"
+    app.file_uploader(key=_upload_key(app, 0)).upload(name, _png(16, 16), "image/png").run()
+    (shown,) = [c.value for c in app.caption if "16 × 16 px PNG" in c.value]
+    # every Markdown and HTML sign is escaped: an image link, bold, a tag would not render
+    assert r"\!\[x\]\(" in shown and r"\*\*b\*\*" in shown and r"\<img" in shown
+    assert shown.replace("\\", "").replace("\u2060", "").endswith(f"{name} · 16 × 16 px PNG")
