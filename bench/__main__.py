@@ -27,6 +27,7 @@ BENCHES = [
     "memory",
     "open",
     "datasets",
+    "vision",
     "upload",
 ]
 

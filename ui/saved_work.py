@@ -67,7 +67,7 @@ PAGES: dict[str, dict[str, str]] = {
         "workspace_requests": "int", "workspace_version_name": "str", "prices_rate": "str", "workspace_sample": "str",
         "workspace_part": "int", "workspace_cmp_a": "int", "workspace_cmp_b": "int", "workspace_cmp_tok": "str",
         "workspace_share_chunks": "int", "workspace_share_chunk_tokens": "int", "workspace_share_answer": "int",
-        "_chat": "json", "_versions": "json", "_prices": "json",
+        "_chat": "json", "_chat_images": "json", "_versions": "json", "_prices": "json",
     },
     "bpe": {
         "bpe_corpus_text": "str", "bpe_corpus_sample": "str", "bpe_format": "str", "bpe_symbols": "str",
@@ -389,7 +389,7 @@ def keep_work(
 _LABELS = {
     "workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
     "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
-    "_texts": "your translations", "workspace_chat_tools": "the tools",
+    "_texts": "your translations", "workspace_chat_tools": "the tools", "_chat_images": "the chat's images",
 }  # fmt: skip
 
 

@@ -403,6 +403,35 @@ def test_a_bad_data_url_raises_a_sentence(url, words):
     assert str(info.value).endswith(".") and str(info.value)[0].isupper()
 
 
+@pytest.mark.parametrize(
+    ("fmt", "options"),
+    [
+        ("PNG", {}),
+        ("PNG", {"optimize": True}),
+        ("JPEG", {}),
+        ("JPEG", {"progressive": True}),
+        ("JPEG", {"icc_profile": b"\0" * 70_000}),
+    ],  # fmt: skip
+    ids=["png", "png-optimized", "jpeg-baseline", "jpeg-progressive", "jpeg-icc-70k"],
+)
+def test_png_and_jpeg_sizes_read_in_steps_equal_pillows(fmt, options):
+    """PNG and JPEG headers are read without Pillow's plugins (a few small reads); each size
+    equals Pillow's own reading of the same file."""
+    for size in [(1, 1), (513, 7), (4096, 2731), (65_000, 2)]:
+        data = encoded(Image.new("L", size), fmt, **options)
+        expected = Image.open(io.BytesIO(data)).size
+        assert (image_size(data).width, image_size(data).height) == expected
+        assert data_url_size(data_url(data)) == ImageSize(*expected, fmt)
+
+
+def test_a_png_whose_header_checksum_is_wrong_is_refused_as_damaged():
+    """The quick read takes only a header whose CRC holds; Pillow refuses the rest, as before."""
+    data = bytearray(encoded(Image.new("RGB", (40, 30)), "PNG"))
+    data[29] ^= 0xFF  # the IHDR chunk's CRC
+    with pytest.raises(ImageError, match="damaged"):
+        image_size(bytes(data))
+
+
 def test_a_huge_pngs_header_is_read_without_its_pixels():
     data = encoded(Image.new("1", (10_000, 10_000)), "PNG")
     tracemalloc.start()

@@ -15,6 +15,7 @@ import binascii
 import io
 import re
 import struct
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -118,13 +119,59 @@ def _webp_size(head: bytes) -> tuple[int, int]:
     raise ImageError("The WebP image's header is damaged, so its size cannot be read.")
 
 
+# JPEG frame headers (SOF0-3, 5-7, 9-11, 13-15): each holds the image's height and width.
+_SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+
+
+def _png_size(head: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's IHDR chunk (its first, by the PNG spec), when whole and its CRC
+    holds; None: Pillow reads the file instead (and says what is wrong with it)."""
+    if (
+        len(head) < 33
+        or head[8:16] != b"\x00\x00\x00\rIHDR"
+        or zlib.crc32(head[12:29]) != int.from_bytes(head[29:33], "big")
+    ):
+        return None
+    width, height = struct.unpack(">II", head[16:24])
+    return (width, height) if 0 < width < 2**31 and 0 < height < 2**31 else None
+
+
+def _jpeg_size(stream: io.BufferedReader) -> tuple[int, int] | None:
+    """Width and height from a JPEG's frame header, found by stepping over the segments before it
+    (each says its length, so their data, such as a large EXIF block, is never read); None:
+    anything unusual, and Pillow reads the file instead."""
+    stream.seek(2)
+    for _ in range(256):
+        head = stream.read(4)
+        if len(head) < 4 or head[0] != 0xFF or head[1] in (0xD8, 0xDA, 0xD9, 0xFF, 0x01):
+            return None
+        length = int.from_bytes(head[2:4], "big")
+        if head[1] in _SOF:
+            frame = stream.read(5)
+            height, width = struct.unpack(">HH", frame[1:5]) if len(frame) == 5 else (0, 0)
+            return (width, height) if width and height else None
+        if length < 2 or 0xD0 <= head[1] <= 0xD7:
+            return None
+        stream.seek(length - 2, io.SEEK_CUR)
+    return None
+
+
 def _read_size(stream: io.BufferedReader) -> ImageSize:
     from PIL import GifImagePlugin, JpegImagePlugin, PngImagePlugin
 
-    head = stream.read(32)
+    head = stream.read(33)
     stream.seek(0)
     if not head:
         raise ImageError("The image is empty.")
+    # PNG and JPEG, the common case, read here in a few small steps (Pillow's plugins, below,
+    # cost more than the rest of a row's count); Pillow reads anything these do not take.
+    if head.startswith(b"\x89PNG\r\n\x1a\n") and (size := _png_size(head)):
+        return ImageSize(*size, "PNG")
+    if head.startswith(b"\xff\xd8\xff"):
+        size = _jpeg_size(stream)
+        stream.seek(0)
+        if size:
+            return ImageSize(*size, "JPEG")
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         if len(head) < 30:
             raise ImageError("The WebP image is cut short before its size.")
@@ -185,7 +232,7 @@ def _base64_size(text: str, start: int) -> ImageSize:
     if (len(text) - start) % 4 == 1 and not _SPACE.search(text, len(text) - 100):
         raise ImageError("The image's data is not valid base64 (its length cannot be).")
     try:
-        return _read_size(io.BufferedReader(_Base64Stream(text, start), buffer_size=8192))
+        return _read_size(io.BufferedReader(_Base64Stream(text, start), buffer_size=256))
     except _Wrapped:
         # Line breaks from an encoder that wraps its output: only the part a header search may
         # read is cleaned (at most MAX_HEADER_BYTES decoded, with room for the breaks).

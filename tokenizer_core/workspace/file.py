@@ -11,7 +11,9 @@ Versioned JSON like the BPE model file:
 "prices" (the user's edited prices, per model and rate option, USD per million tokens as decimal
 strings) is optional: files saved before it existed load with the source's prices. "costs" (the
 cost inputs: whole numbers, see `cost_inputs`) is optional too: a file saved before it existed
-leaves the page's cost inputs as they are, and an app that predates it ignores it.
+leaves the page's cost inputs as they are, and an app that predates it ignores it. So is "images"
+(the chat's images as ``[message, name, width, height, format, detail]``: their sizes, never the
+image files; `images.ChatImage`).
 
 A file that is not a workspace file (or a newer format) is refused whole; in a workspace file,
 every value is checked as it is read (tokenizer_core.workspace.intake) and what fails is left out
@@ -31,6 +33,7 @@ from ..tokenizers import some_of
 from ..tokenizers.textio import InputError, read_json_file
 from .cost_inputs import COUNT_FIELDS, read_cost_inputs
 from .diff import DiffRegion, diff_html, diff_regions
+from .images import ChatImage, read_images
 from .intake import read_messages, read_versions, tools_problem
 from .limits import MAX_DEPTH, nesting_depth, no_lone_surrogates, shown, too_deep_message
 from .versions import KINDS, PromptVersion, version_tokens
@@ -57,6 +60,7 @@ class Workspace:
     price_edits: Edits = field(default_factory=dict)
     price_rate: str | None = "standard"  # None: the file has no prices (saved before they were kept)
     costs: dict[str, int] = field(default_factory=dict)  # cost inputs (COUNT_FIELDS); {}: none in the file
+    images: list[ChatImage] = field(default_factory=list)  # the chat's images (sizes, not files)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -73,6 +77,7 @@ def save_workspace(ws: Workspace) -> str:
         "messages": [list(m) for m in ws.messages], "tools": ws.tools, "versions": [v.to_json() for v in ws.versions],
         "prices": {"rate": ws.price_rate or "standard", "edits": edits_to_json(ws.price_edits)},
         **({"costs": {f: ws.costs[f] for f in COUNT_FIELDS if f in ws.costs}} if ws.costs else {}),
+        **({"images": [img.to_json() for img in ws.images]} if ws.images else {}),
     }  # fmt: skip
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -137,10 +142,12 @@ def load_workspace(data: bytes | str, *, known_models: Sequence[str]) -> tuple[W
         read, found = read_cost_inputs(doc["costs"])
         costs = {k: v for k, v in read.items() if isinstance(v, int)}
         notes += found
+    images, found = read_images(doc.get("images", []), n_messages=len(messages), where="the chat")
+    notes += found
     ws = Workspace(
         models=list(dict.fromkeys(m for m in models if isinstance(m, str) and m in known)), mode=mode,
         text=_text_field(doc, "text", notes), messages=messages, tools=tools, versions=versions,
-        price_edits=edits, price_rate=rate, costs=costs,
+        price_edits=edits, price_rate=rate, costs=costs, images=images,
     )  # fmt: skip
     return ws, notes
 

@@ -21,6 +21,7 @@ from tokenizer_core.workspace.chat import (
     request_segments,
 )
 from tokenizer_core.workspace.formats import ChatPart
+from tokenizer_core.workspace.images import ChatImage, RequestImages, request_image_tokens
 
 from ..token_view import token_view
 
@@ -33,6 +34,12 @@ HOW_NOTE = (
     "Counted by: *published template* = the model's own chat template, rendered and tokenized; "
     "*OpenAI's counting rule* = OpenAI publishes no template, so the request is counted by its "
     "documented rule (tokens per message and per reply)."
+)
+
+
+IMAGES_HELP = (
+    "OpenAI: 512 px tiles or 32 px patches by the model's row of its vision guide; Gemini: its tile or media "
+    "resolution rule; Mistral: its own image encoder; any other model: not counted, and the line says why."
 )
 
 
@@ -131,16 +138,62 @@ def message_labels(rows: list[RequestRow], n_messages: int, names: dict[str, str
     }
 
 
+def image_counts(images: list[ChatImage], choices: list[Choice]) -> dict[str, RequestImages]:
+    """What the chat's images add for each chosen model, by choice id ({} without images)."""
+    if not images:
+        return {}
+    return {c.id: request_image_tokens(images, c.model.id if c.model else None) for c in choices}
+
+
+def image_lines(
+    per_choice: dict[str, RequestImages], choices: list[Choice], text_tokens: dict[str, int]
+) -> list[str]:
+    """A line per chosen model: its request's tokens with the images, of which images (the rule in
+    words), or why its images are not counted. Markdown, every name and note escaped."""
+    lines = []
+    for c in choices:
+        r = per_choice.get(c.id)
+        if r is None:
+            continue
+        name = f"**{escape_markdown(c.name)}**"
+        if r.tokens is None:
+            lines.append(f"{name}: the images are not counted. {escape_markdown(r.note)}")
+            continue
+        how = f"{r.tokens:,} tokens ({escape_markdown(r.how)})" + (
+            f". {escape_markdown(r.note)}" if r.note else ""
+        )
+        if c.id in text_tokens:
+            lines.append(
+                f"{name}: {text_tokens[c.id] + r.tokens:,} tokens with its images, of which images: {how}"
+            )
+        else:
+            lines.append(f"{name}: of which images: {how}")
+    return lines
+
+
+def _image_list(lines: list[str]) -> None:
+    if lines:
+        st.markdown("**With the images**", help=IMAGES_HELP)
+        st.markdown("\n".join(f"- {line}" for line in lines))
+        st.caption("The table's request tokens are the messages' text and format; an image's tokens depend on "
+                   "the model, by its maker's rule. The cost table below includes them.")  # fmt: skip
+
+
 def request_section(
     rows: list[RequestRow],
     messages: list[Message],
     tools: list[dict],
     window: int,
     toks: dict[str, Tokenizer],
+    *,
+    images: list[str] = (),  # type: ignore[assignment]
 ) -> None:
+    """The request per model: a table, what its images add (`images`: `image_lines`), and the
+    request drawn as tokens."""
     st.subheader("The whole request, per model")
     if not rows:
         st.info("None of the chosen models or tokenizers has a known chat format: pick a chat model above.")
+        _image_list(images)
         return
     # a request a format cannot render says why in a sentence, not as a row of empty cells
     for r in rows:
@@ -168,6 +221,7 @@ def request_section(
         }  # fmt: skip
         table.append(row)
     if not table:
+        _image_list(images)
         return
     st.dataframe(
         pd.DataFrame(table), hide_index=True, key="workspace_request_table",
@@ -190,6 +244,7 @@ def request_section(
         },
     )  # fmt: skip
     st.caption(HOW_NOTE)
+    _image_list(images)
     if tools and any(r.counted is not None and not r.counted.tools_counted for r in rows):
         st.caption(
             "Tools are counted where a family publishes how they enter the prompt (Llama 3.1, Qwen, Mistral); "

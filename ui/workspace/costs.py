@@ -74,8 +74,10 @@ def entered_counts(choices: list[Choice]) -> dict[str, int]:
 def cost_rows(
     tokens: dict[str, int], choices: list[Choice], *, output_tokens: int, requests: int, cached_tokens: int,
     window: int, tokenizer_names: dict[str, str], entered: dict[str, int],
+    images: Mapping[str, int | None] | None = None,
 ) -> list[dict]:  # fmt: skip
-    """One row per chosen model with a price and a count (counted, or entered by the user)."""
+    """One row per chosen model with a price and a count (counted, or entered by the user); the
+    counted tokens include the chat's images where `images` (choice id -> their tokens) says so."""
     models = [c for c in choices if c.model is not None]
     users = {c.model.id: c.tokenizer_id for c in models if c.model and c.users_tokenizer and c.tokenizer_id}
     table = prices_for([c.model for c in models if c.model], tokenizers=users)
@@ -106,9 +108,17 @@ def cost_rows(
                 p.rates.tier_status(n) if any(n > s for s in p.rates.tier_starts()) else "",
                 "" if rout else "no output tokens (an embedding model)",
                 "window chosen above" if win.chosen else "",
+                _image_note(images or {}, c.id, entered=c.tokenizer_id is None),
             ))),
         })  # fmt: skip
     return rows
+
+
+def _image_note(images: Mapping[str, int | None], choice_id: str, *, entered: bool) -> str:
+    if entered or choice_id not in images:
+        return ""
+    n = images[choice_id]
+    return "images not counted" if n is None else f"of which {n:,} image tokens"
 
 
 def _by_reason(choices: Iterable[Choice], reasons: dict[str, str]) -> dict[str, list[str]]:
@@ -163,7 +173,8 @@ def cost_table(
     of the page's rest (ui/fast_first.py): its other arguments change only in a run of the
     whole workspace."""
     rows = cost_rows(now.tokens, choices, output_tokens=output_tokens, requests=requests, cached_tokens=cached_tokens,
-                     window=window, tokenizer_names=now.tokenizer_names, entered=entered)  # fmt: skip
+                     window=window, tokenizer_names=now.tokenizer_names, entered=entered,
+                     images=now.image_tokens)  # fmt: skip
     priced = {r.pop("choice") for r in rows}
     if rows:
         money = st.column_config.NumberColumn(format="$%.6f")

@@ -23,7 +23,7 @@ from ..messages import clear_message, leave_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..prices import RATE, current_rate, price_edits, set_price_edits
 from ..uploads import upload_limit_mb
-from .chat_editor import set_messages
+from .chat_editor import current_images, set_messages
 from .costs import cost_inputs_now, set_cost_inputs
 from .state import WORKSPACE
 from .versions import set_versions, versions
@@ -49,7 +49,7 @@ def _on_workspace_file() -> None:
     st.session_state["workspace_mode"] = ws.mode
     st.session_state["workspace_text"] = ws.text
     if ws.messages:
-        set_messages("workspace_chat", ws.messages)
+        set_messages("workspace_chat", ws.messages, ws.images)
     st.session_state["workspace_chat_tools"] = ws.tools
     set_versions(ws.versions)
     if ws.price_rate is not None:  # a file saved before prices were kept leaves the prices alone
@@ -72,7 +72,7 @@ def current_workspace(choices: list[Choice], mode: str, text: str, messages: lis
     return Workspace(
         [c.id for c in choices], mode, text, pairs, tools, versions(),
         price_edits=price_edits(), price_rate=current_rate(),
-        costs=costs_to_json(cost_inputs_now()),
+        costs=costs_to_json(cost_inputs_now()), images=current_images("workspace_chat") if mode == "chat" else [],
     )  # fmt: skip
 
 

@@ -14,8 +14,8 @@ from tokenizer_core.workspace.versions import PromptVersion
 
 from ..counting import counts as counts_of
 from ..widgets import text_entry, text_source_controls, working_tokenizers
-from .chat_editor import chat_editor, current_messages, current_tools
-from .chat_view import message_labels, request_counts, request_section
+from .chat_editor import chat_editor, current_images, current_messages, current_tools
+from .chat_view import image_counts, image_lines, message_labels, request_counts, request_section
 from .counts import count_cards, live_count_spec
 from .state import WorkspaceState
 
@@ -95,16 +95,22 @@ def chat_prompt(
     chat_editor(
         "workspace_chat", message_tokens=message_labels(rows, len(messages), names_by_tokenizer(choices))
     )
-    if choices and by_id:
-        request_section(rows, messages, tools, window, by_id)
     totals = {(r.tokenizer_id, r.format_id): r.counted.total for r in rows if r.counted is not None}
     errors = {(r.tokenizer_id, r.format_id): r.error for r in rows if r.error is not None}
     pair = {c.id: (c.tokenizer_id, c.chat_format) for c in choices}
+    text_tokens = {c: totals[p] for c, p in pair.items() if p in totals}
+    # each model's images by its maker's rule (the editor may have just attached or removed one)
+    per_image = image_counts(current_images("workspace_chat"), choices)
+    if choices and by_id:
+        request_section(
+            rows, messages, tools, window, by_id, images=image_lines(per_image, choices, text_tokens)
+        )
     text = st.session_state.get("workspace_text", "")  # kept in the link and the file
     return WorkspaceState(
         "chat", text, toks=toks, messages=messages,
-        tokens={c: totals[p] for c, p in pair.items() if p in totals},
+        tokens={c: n + (per_image[c].tokens or 0 if c in per_image else 0) for c, n in text_tokens.items()},
         not_counted={c: errors[p] for c, p in pair.items() if p in errors},
+        image_tokens={c: r.tokens for c, r in per_image.items()},
     )  # fmt: skip
 
 

@@ -1,11 +1,13 @@
 """What the prompt workspace keeps in the browser beyond its widgets' values (ui/saved_work.py):
-the chat, the versions and the edited prices."""
+the chat (its images as their names, sizes and detail levels: never the files), the versions and
+the edited prices."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from tokenizer_core.catalog.prices import PriceError, edits_from_json, edits_to_json
+from tokenizer_core.workspace.images import read_images
 from tokenizer_core.workspace.intake import read_messages, read_versions
 
 from ..saved_work import reloaded
@@ -13,12 +15,13 @@ from ..saved_work import reloaded
 
 def workspace_extra() -> dict:
     from ..prices import price_edits
-    from .chat_editor import current_messages
+    from .chat_editor import current_images, current_messages
     from .versions import versions
 
     out: dict = {"_versions": [v.to_json() for v in versions()], "_prices": edits_to_json(price_edits())}
     if "workspace_chat_msgs" in st.session_state:
         out["_chat"] = [[m.role, m.content] for m in current_messages("workspace_chat")]
+        out["_chat_images"] = [img.to_json() for img in current_images("workspace_chat")]
     return out
 
 
@@ -34,7 +37,9 @@ def workspace_restore(values: dict, notes: list[str]) -> bool:
     if isinstance(values.get("_chat"), list):
         messages, found = read_messages(values["_chat"], where="the saved chat")
         notes += found
-        set_messages("workspace_chat", messages)
+        images, found = read_images(values.get("_chat_images", []), n_messages=len(messages))
+        notes += found
+        set_messages("workspace_chat", messages, images)
     if "_versions" in values:
         vs, found = read_versions(values["_versions"])
         notes += found

@@ -15,7 +15,7 @@ from ..link_box import link_box
 from ..messages import clear_message, leave_message, leave_notes, show_message
 from ..models import known_choice_ids
 from ..state import session_tokenizers
-from .chat_editor import set_messages
+from .chat_editor import current_images, set_messages
 from .costs import cost_inputs_now, set_cost_inputs
 from .counts import CUSTOM
 from .versions import set_versions
@@ -121,6 +121,11 @@ def share_section(
             notes.append(
                 f"Left out of the link: {parts}. A workspace file keeps everything. The link says so "
                 "at the top of the page it opens."
+            )
+        if n_images := len(current_images("workspace_chat")) if mode == "chat" else 0:
+            notes.append(
+                f"The chat's {n_images} image{'s' * (n_images != 1)} {'are' if n_images != 1 else 'is'} not in "
+                "the link (a link holds text); a workspace file keeps them."
             )
         if any(i in session_tokenizers() for i in ids):
             notes.append("Your own tokenizers are private to this session and are not in the link.")

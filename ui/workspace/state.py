@@ -26,6 +26,8 @@ class WorkspaceState:
     messages: list[Message] = field(default_factory=list)  # chat mode
     tokens: dict[str, int] = field(default_factory=dict)  # each chosen model's, by choice id
     not_counted: dict[str, str] = field(default_factory=dict)  # chat mode: why a model's request is not
+    # chat mode, with images: what they add to each model's tokens (None: not counted for it)
+    image_tokens: dict[str, int | None] = field(default_factory=dict)
 
     @property
     def shows(self) -> tuple[str, bool] | None:
