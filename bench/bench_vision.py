@@ -42,7 +42,8 @@ import psutil  # noqa: E402
 from bench.bench_datasets import PeakRSS, _cluster, _warm  # noqa: E402
 from bench.corpus import english_prose  # noqa: E402
 from tokenizer_core.catalog.images import data_url_size, image_tokens  # noqa: E402
-from tokenizer_core.datasets import DaskEngine, InProcess, count_dataset  # noqa: E402
+from tokenizer_core.datasets import count_dataset  # noqa: E402
+from tokenizer_core.datasets.engine import DaskEngine, InProcess  # noqa: E402
 
 MODELS = ["gpt-4o", "gpt-4.1-mini"]
 MB = 1_000_000

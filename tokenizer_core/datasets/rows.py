@@ -15,6 +15,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
+
+import orjson
 
 from ..catalog.images import ImagePart, image_part
 from ..workspace.formats import Message
@@ -414,6 +417,19 @@ def text_row(obj: object, line: int, field: str, id_field: str | None) -> Row | 
     return Row(rid, line, text=text)
 
 
+def loads(raw: bytes) -> Any:
+    """A JSON line's value: orjson first (a line with base64 images is read several times faster),
+    the standard parser for anything orjson refuses, so what is accepted, and the words of an
+    error, are the standard parser's (orjson refuses lone surrogates and integers past 64 bits).
+
+    ``loads(b'{"a": [1, 2]}') -> {"a": [1, 2]}``
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
+
+
 def parse_lines(
     lines: Iterable[bytes],
     *,
@@ -437,7 +453,7 @@ def parse_lines(
             rows.append(Row(f"line {n}", n, text=raw.decode("utf-8", "replace")))
             continue
         try:
-            obj = json.loads(raw)
+            obj = loads(raw)
         except (ValueError, RecursionError) as exc:
             problem = json_problem(exc)
             errors.append(RowError(n, f"line {n}", f"not valid JSON ({problem})"))
