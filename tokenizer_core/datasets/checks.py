@@ -27,6 +27,8 @@ import numpy as np
 
 from ..catalog.entries import MODELS
 from ..catalog.limits import (
+    ANTHROPIC_BATCH_MAX_BYTES,
+    ANTHROPIC_BATCH_MAX_REQUESTS,
     BATCH_MAX_BYTES,
     BATCH_MAX_EMBEDDING_INPUTS,
     BATCH_MAX_REQUESTS,
@@ -125,6 +127,7 @@ class FileFacts:
     row_problems: Mapping[int, tuple[str, ...]]  # found when each row was read (reject)
     errors: Sequence[RowError]  # rows that could not be read (listed)
     error_count: int  # all of them
+    json_array: bool = False  # a JSON array of requests or examples, not JSON lines
 
 
 def repeats(facts: FileFacts) -> dict[int, str]:
@@ -143,6 +146,9 @@ def repeats(facts: FileFacts) -> dict[int, str]:
 # Whose batch files must have unique ids, as their documents say (OpenAI: custom_id; Anthropic:
 # custom_id). Google and Mistral document no such rule: a repeat there is a warning.
 UNIQUE_IDS = ("batch", "anthropic-batch")
+# Whose files must be JSON lines (OpenAI's Batch and fine-tuning guides, Google's and Mistral's batch
+# guides). Anthropic's batch requests are sent as one JSON body, so an array is its own shape.
+JSONL_ONLY = ("batch", "finetune", "gemini-batch", "mistral-batch")
 
 
 def file_flags(facts: FileFacts) -> dict[int, list[str]]:
@@ -234,6 +240,9 @@ def judge(
 
     checked: list[str] = []
     left = list(unchecked)
+    if facts.json_array and facts.shape in JSONL_ONLY:
+        add(Problem(0, "", f"The file is a JSON array; {provider} takes JSON lines (.jsonl): one "
+                           f"{'example' if facts.shape == 'finetune' else 'request'} a line.", "reject"))  # fmt: skip
     # the whole file
     if facts.shape == "batch":
         checked.append("ids unique, one model, one endpoint, POST, a batch endpoint, "
@@ -264,6 +273,16 @@ def judge(
             left.append(
                 "the enqueued-token limit: it depends on your account's tier; enter yours to check it"
             )
+    if facts.shape == "anthropic-batch":
+        checked.append(f"ids unique, at most {ANTHROPIC_BATCH_MAX_REQUESTS:,} requests and "
+                       f"{ANTHROPIC_BATCH_MAX_BYTES // 1_048_576} MB")  # fmt: skip
+        n = len(facts.ids) + facts.error_count
+        if n > ANTHROPIC_BATCH_MAX_REQUESTS:
+            add(Problem(0, "", f"The file holds {n:,} requests; a message batch takes at most "
+                               f"{ANTHROPIC_BATCH_MAX_REQUESTS:,}.", "reject"))  # fmt: skip
+        if facts.size > ANTHROPIC_BATCH_MAX_BYTES:
+            add(Problem(0, "", f"The file is {facts.size / 1_048_576:,.1f} MB; a message batch is at most "
+                               f"{ANTHROPIC_BATCH_MAX_BYTES // 1_048_576} MB.", "reject"))  # fmt: skip
     if facts.shape == "finetune":
         checked.append("OpenAI's format checks, weights on assistant messages only, "
                        f"at least {MIN_TRAINING_EXAMPLES} examples")  # fmt: skip

@@ -260,29 +260,34 @@ def summarise(
     not_counted: Sequence[tuple[str, str]] = (), budget: int | None = None, output_tokens: int | None = None,
     output_ratio: float | None = None, tokens_per_minute: int | None = None, training_price: Decimal | None = None,
     epochs: int | None = None, prices: Mapping[str, Rates] | None = None, on: date | None = None, size: int = 0,
-    enqueued_limit: int | None = None, url_image_size: tuple[int, int] | None = None,
+    enqueued_limit: int | None = None, url_image_size: tuple[int, int] | None = None, json_array: bool = False,
 ) -> DatasetResult:  # fmt: skip
     """Join the tasks' results (in task order) into a DatasetResult, with the provider's verdict.
 
     Output is counted two ways: the ceiling (each row's max_tokens, or the model's output limit
     where a row sets none) and the expectation (`output_tokens` a row, or `output_ratio` of each
     row's ceiling; never over the ceiling). `url_image_size`: the size to count an image by URL
-    at (None: the most its detail can cost)."""
+    at (None: the most its detail can cost). `json_array`: the file is a JSON array, not JSON lines."""
     on = on or date.today()
     parts = sorted(parts, key=lambda c: c.index)
     ids = tuple(i for c in parts for i in c.ids)
     n = len(ids)
     lines = np.concatenate([c.lines for c in parts]) if parts else np.zeros(0, np.int64)
     max_tok = np.concatenate([c.max_tokens for c in parts]) if parts else np.zeros(0, np.int64)
+    choices = np.concatenate([c.choices for c in parts]) if parts else np.zeros(0, np.int64)
     inputs = np.concatenate([c.inputs for c in parts]) if parts else np.zeros(0, np.int64)
     errors = [e for c in parts for e in c.errors][:MAX_ERRORS_LISTED]
     error_count = sum(c.error_count for c in parts)
     chat = shape in CHAT_SHAPES
-    images, row_notes = _global(parts, "images"), _global(parts, "notes")
+    images, row_notes, failures = (
+        _global(parts, "images"),
+        _global(parts, "notes"),
+        _global(parts, "failures"),
+    )
     facts = FileFacts(
         shape, size, ids, lines, Coded.join([c.models for c in parts]), Coded.join([c.urls for c in parts]), inputs,
         _global(parts, "problems"), [e for e in errors if e.stage == "read"],
-        sum(c.error_count for c in parts) - sum(1 for e in errors if e.stage == "count"),
+        sum(c.error_count for c in parts) - sum(1 for e in errors if e.stage == "count"), json_array,
     )  # fmt: skip
     flags = file_flags(facts)
     named = Counter(facts.models[i] for i in range(n)) if facts.models.values != [""] else Counter()
@@ -311,6 +316,8 @@ def summarise(
         limits = limit_problems(tokens, max_tok, window=t.window, output_limit=out_limit, largest_input=largest,
                                 example_limit=tunable.example_limit if tunable else None,
                                 fine_tuning=shape == "finetune")  # fmt: skip
+        for i, texts in failures.items():  # set in the request itself, whatever the model
+            limits.setdefault(i, ("fail", texts[0]))
         row_problems[t.id] = limits
         limit = min(x for x in (t.window, budget) if x) if (t.window or budget) else None
         over_mask = np.zeros(n, bool)
@@ -322,12 +329,17 @@ def summarise(
             np.argsort(-tokens, kind="stable")[:LARGEST_ROWS] if len(tokens) else np.zeros(0, np.int64)
         )
         # output: none for embeddings; the ceiling where every row has one
-        no_output = inputs > 0
+        # (a training file has no output; each of a request's `n` completions is billed; a max_tokens
+        # over the model's output limit fails the request, so it is counted at the limit)
+        no_output = (inputs > 0) | (shape == "finetune")
         ceiling_rows = np.where(max_tok > 0, max_tok, out_limit or 0)
+        if out_limit:
+            ceiling_rows = np.minimum(ceiling_rows, out_limit)
+        ceiling_rows = ceiling_rows * choices
         ceiling_rows[no_output] = 0
         unknown_ceiling = bool(((ceiling_rows == 0) & ~no_output & ok).any()) or not chat
         if output_tokens:
-            expected = np.full(n, output_tokens, np.int64)
+            expected = np.full(n, output_tokens, np.int64) * choices
             if not unknown_ceiling:
                 expected = np.minimum(expected, ceiling_rows)
         elif output_ratio:

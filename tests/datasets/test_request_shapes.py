@@ -1,0 +1,149 @@
+"""Real request shapes a Batch or training file holds that a review found miscounted or wrongly
+refused: Responses API tool-call items, embeddings given as token ids, `n` completions, both
+output caps set, a max_tokens past the model's limit, a JSON array where JSON lines are required,
+and Anthropic's custom_id rule. Known answers come from the providers' documents
+(docs/preflight-rules.md) and from stock tiktoken."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from tests.datasets.samples import finetune_lines, jsonl
+from tests.references import stock_tiktoken
+from tokenizer_core.datasets import count_dataset
+
+
+@pytest.fixture(scope="module")
+def encodings(tmp_path_factory):
+    return stock_tiktoken(tmp_path_factory.mktemp("tiktoken"))
+
+
+def _req(body: dict, i: int = 1, url: str = "/v1/chat/completions") -> dict:
+    return {"custom_id": f"r{i}", "method": "POST", "url": url, "body": body}
+
+
+def _count(lines: list[dict], models: list[str], name: str = "batch.jsonl", **options: object):
+    return count_dataset(jsonl(lines), models, name=name, engine="local", **options)
+
+
+def _tool_turn(output: str) -> dict:
+    return _req({"model": "gpt-4o", "input": [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Weather in Paris?"}]},
+        {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+        {"type": "function_call_output", "call_id": "c1", "output": output},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+    ]}, url="/v1/responses")  # fmt: skip
+
+
+def test_responses_tool_call_items_are_counted_not_refused(encodings):
+    # The Responses API's input items: a function call and its output carry no "role" (API
+    # reference, "Input items"); they were refused as "message 2 has no role".
+    short, long = "sunny", "sunny, 24 degrees, light wind from the south-west and no rain expected"
+    a, b = _count([_tool_turn(short)], ["gpt-4o"]), _count([_tool_turn(long)], ["gpt-4o"])
+    for r in (a, b):
+        assert r.rows == 1 and not r.errors and r.verdict.accepted and not r.verdict.problems
+    o200k = encodings["o200k_base"]
+    # the output is a message of its own: the two counts differ by exactly its text's tokens
+    assert b.model("gpt-4o").total - a.model("gpt-4o").total == len(o200k.encode(long)) - len(
+        o200k.encode(short)
+    )
+    assert any("reasoning item is not counted" in n.text for n in a.notes)
+
+
+def test_embeddings_given_as_token_ids_count_as_their_length(encodings):
+    # "Create embeddings": input is a string, an array of strings, an array of token ids or an
+    # array of arrays of token ids. Token ids are tokens already: their number is the count.
+    texts = ["The food was delicious", "and the waiter was friendly."]
+    lines = [
+        _req({"model": "text-embedding-3-small", "input": [1, 2, 3, 4]}, 1, "/v1/embeddings"),
+        _req({"model": "text-embedding-3-small", "input": [[5, 6, 7], [8, 9]]}, 2, "/v1/embeddings"),
+        _req({"model": "text-embedding-3-small", "input": texts}, 3, "/v1/embeddings"),
+    ]
+    r = _count(lines, ["text-embedding-3-small"])
+    assert r.rows == 3 and not r.errors and r.verdict.accepted
+    cl100k = encodings["cl100k_base"]
+    assert r.per_model["text-embedding-3-small"].tolist() == [4, 5, sum(len(cl100k.encode(t)) for t in texts)]
+
+
+def test_an_embeddings_input_of_token_ids_over_8192_fails():
+    r = _count([_req({"model": "text-embedding-3-small", "input": [[1] * 8_193, [2]]}, 1, "/v1/embeddings")],
+               ["text-embedding-3-small"])  # fmt: skip
+    assert r.verdict.fails == 1 and "8,193 tokens" in r.problems("text-embedding-3-small")[0]
+
+
+def test_n_completions_are_each_billed_in_the_ceiling_and_the_expectation():
+    # API reference, `n`: "you will be charged based on the number of generated tokens across all
+    # of the choices"; the input is sent once.
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Name a colour."}], "max_tokens": 100}
+    one = _count([_req(body)], ["gpt-4o"], output_tokens=40).model("gpt-4o")
+    three = _count([_req({**body, "n": 3})], ["gpt-4o"], output_tokens=40).model("gpt-4o")
+    assert (one.output_ceiling, three.output_ceiling) == (100, 300)
+    assert (one.output_tokens, three.output_tokens) == (40, 120)
+    assert three.total == one.total
+
+
+def test_a_max_tokens_over_the_output_limit_fails_and_the_ceiling_stops_at_the_limit():
+    # gpt-4o's model page: 16,384 max output tokens. The request fails, so it cannot bill more.
+    body = {
+        "model": "gpt-4o-2024-08-06",
+        "messages": [{"role": "user", "content": "hi"}],
+        "max_tokens": 10**12,
+    }
+    r = _count([_req(body)], ["gpt-4o"])
+    m = r.model("gpt-4o")
+    assert r.verdict.fails == 1 and "output limit of 16,384" in r.problems("gpt-4o")[0]
+    assert m.output_ceiling == 16_384
+    cost = m.cost("standard")
+    # OpenAI's pricing page: gpt-4o output $10.00 per 1M tokens
+    assert cost is not None and cost.ceiling_output_usd == Decimal(16_384) * 10 / 1_000_000
+
+
+def test_max_tokens_and_max_completion_tokens_both_set_fails():
+    # OpenAI answers 400 "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not
+    # supported." (invalid_parameter_combination)
+    msgs = [{"role": "user", "content": "hi"}]
+    lines = [
+        _req({"model": "gpt-4o", "messages": msgs, "max_tokens": 100, "max_completion_tokens": 50}, 1),
+        _req({"model": "gpt-4o", "messages": msgs, "max_tokens": None, "max_completion_tokens": 50}, 2),
+    ]
+    r = _count(lines, ["gpt-4o"])
+    assert r.verdict.accepted and r.verdict.fails == 1
+    problems = r.problems("gpt-4o")
+    assert "both max_tokens and max_completion_tokens" in problems[0] and problems[1] == ""
+    assert [p.line for p in r.verdict.problems] == [1]
+
+
+def test_a_training_file_has_no_output_ceiling():
+    r = _count(finetune_lines(12), ["gpt-4o-mini"], name="train.jsonl")
+    m = r.model("gpt-4o-mini")
+    assert (m.output_ceiling, m.output_tokens, m.costs) == (0, 0, ())
+
+
+@pytest.mark.parametrize("lines,name", [(finetune_lines(12), "train.json"),
+                                        ([_req({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]},
+                                               i) for i in range(3)], "batch.json")],
+                         ids=["fine-tuning", "batch"])  # fmt: skip
+def test_a_json_array_is_counted_but_openai_takes_json_lines(lines, name):
+    # The fine-tuning and Batch guides: the file must be JSONL. The array is still counted.
+    r = count_dataset(json.dumps(lines).encode(), ["gpt-4o"], name=name, engine="local")
+    assert r.rows == len(lines) and r.model("gpt-4o").total > 0
+    assert not r.verdict.accepted and r.verdict.rejects == 1
+    assert "JSON array" in r.verdict.problems[0].text and "JSON lines" in r.verdict.problems[0].text
+    same = count_dataset(jsonl(lines), ["gpt-4o"], name=name + "l", engine="local")
+    assert same.verdict.accepted
+
+
+def test_anthropic_custom_ids_follow_its_pattern():
+    # "Create a Message Batch": custom_id matches ^[a-zA-Z0-9_-]{1,64}$
+    def line(cid: str) -> dict:
+        return {"custom_id": cid, "params": {"model": "claude-sonnet-4-5", "max_tokens": 64,
+                                             "messages": [{"role": "user", "content": "hi"}]}}  # fmt: skip
+
+    r = _count(
+        [line("ok_1-A"), line("has space"), line("x" * 65), line("x" * 64)], ["gpt-4o"], name="a.jsonl"
+    )
+    assert r.shape == "anthropic-batch" and r.verdict.rejects == 2
+    assert [p.line for p in r.verdict.problems] == [2, 3]
