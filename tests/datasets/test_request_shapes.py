@@ -147,3 +147,19 @@ def test_anthropic_custom_ids_follow_its_pattern():
     )
     assert r.shape == "anthropic-batch" and r.verdict.rejects == 2
     assert [p.line for p in r.verdict.problems] == [2, 3]
+
+
+def test_the_ceiling_stops_at_what_the_window_leaves_after_the_input(encodings):
+    # Input and output share the context window ("Create chat completion", max_completion_tokens:
+    # bounded by the context length): a row with no max_tokens whose input nearly fills gpt-4o's
+    # window cannot produce the model's whole 16,384 output tokens.
+    long = "lorem ipsum dolor " * 40_000
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": long}]}
+    r = _count(
+        [_req(body, 1), _req({**body, "messages": [{"role": "user", "content": "hi"}]}, 2)], ["gpt-4o"]
+    )
+    m = r.model("gpt-4o")
+    tokens = r.per_model["gpt-4o"].tolist()
+    assert 128_000 - 16_384 < len(encodings["o200k_base"].encode(long)) < tokens[0] < 128_000
+    assert m.window == 128_000
+    assert m.output_ceiling == (128_000 - tokens[0]) + 16_384

@@ -329,15 +329,17 @@ def summarise(
             np.argsort(-tokens, kind="stable")[:LARGEST_ROWS] if len(tokens) else np.zeros(0, np.int64)
         )
         # output: none for embeddings; the ceiling where every row has one
-        # (a training file has no output; each of a request's `n` completions is billed; a max_tokens
-        # over the model's output limit fails the request, so it is counted at the limit)
+        # (a training file has no output; each of a request's `n` completions is billed; no output
+        # is longer than the model's output limit, nor than what the window leaves after the input)
         no_output = (inputs > 0) | (shape == "finetune")
         ceiling_rows = np.where(max_tok > 0, max_tok, out_limit or 0)
+        unknown_ceiling = bool(((ceiling_rows == 0) & ~no_output & ok).any()) or not chat
         if out_limit:
             ceiling_rows = np.minimum(ceiling_rows, out_limit)
+        if t.window:
+            ceiling_rows = np.minimum(ceiling_rows, np.clip(t.window - tokens, 0, None))
         ceiling_rows = ceiling_rows * choices
         ceiling_rows[no_output] = 0
-        unknown_ceiling = bool(((ceiling_rows == 0) & ~no_output & ok).any()) or not chat
         if output_tokens:
             expected = np.full(n, output_tokens, np.int64) * choices
             if not unknown_ceiling:
