@@ -163,3 +163,32 @@ def test_the_ceiling_stops_at_what_the_window_leaves_after_the_input(encodings):
     assert 128_000 - 16_384 < len(encodings["o200k_base"].encode(long)) < tokens[0] < 128_000
     assert m.window == 128_000
     assert m.output_ceiling == (128_000 - tokens[0]) + 16_384
+
+
+def test_the_csv_over_limit_column_agrees_with_the_summary():
+    # A row whose input fits the window but whose input + max_tokens does not is "over the limit"
+    # in the summary; the per-row download said "no" for it. A request failing for its own
+    # settings (both output caps) is a problem, not over a limit.
+    msgs = [{"role": "user", "content": "lorem ipsum dolor " * 40_000}]
+    short = [{"role": "user", "content": "hi"}]
+    lines = [
+        _req({"model": "gpt-4o", "messages": msgs, "max_tokens": 10_000}, 1),
+        _req({"model": "gpt-4o", "messages": short, "max_tokens": 5, "max_completion_tokens": 5}, 2),
+        _req({"model": "gpt-4o", "messages": short, "max_tokens": 5}, 3),
+    ]
+    r = _count(lines, ["gpt-4o"])
+    m = r.model("gpt-4o")
+    assert m.over == 1 and [ref.line for ref in m.over_rows] == [1]
+    table = r.per_row()
+    assert table.column("over_limit").to_pylist() == [True, False, False]
+    assert [row.split(",")[4] for row in r.to_csv().decode().splitlines()[1:]] == ["yes", "no", "no"]
+    assert [bool(p) for p in table.column("problem").to_pylist()] == [True, True, False]
+
+
+def test_an_empty_embeddings_input_fails():
+    # "Create embeddings": the input "cannot be an empty string"
+    lines = [_req({"model": "text-embedding-3-small", "input": ["a text", ""]}, 1, "/v1/embeddings"),
+             _req({"model": "text-embedding-3-small", "input": "a text"}, 2, "/v1/embeddings")]  # fmt: skip
+    r = _count(lines, ["text-embedding-3-small"])
+    assert r.verdict.accepted and r.verdict.fails == 1
+    assert "empty text" in r.problems("text-embedding-3-small")[0]

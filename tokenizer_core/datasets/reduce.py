@@ -316,8 +316,6 @@ def summarise(
         limits = limit_problems(tokens, max_tok, window=t.window, output_limit=out_limit, largest_input=largest,
                                 example_limit=tunable.example_limit if tunable else None,
                                 fine_tuning=shape == "finetune")  # fmt: skip
-        for i, texts in failures.items():  # set in the request itself, whatever the model
-            limits.setdefault(i, ("fail", texts[0]))
         row_problems[t.id] = limits
         limit = min(x for x in (t.window, budget) if x) if (t.window or budget) else None
         over_mask = np.zeros(n, bool)
@@ -325,6 +323,8 @@ def summarise(
         if budget:
             over_mask |= ok & (tokens > budget)
         over_idx = np.flatnonzero(over_mask)
+        for i, texts in failures.items():  # set in the request itself, whatever the model: not over a limit
+            limits.setdefault(i, ("fail", texts[0]))
         largest_idx = (
             np.argsort(-tokens, kind="stable")[:LARGEST_ROWS] if len(tokens) else np.zeros(0, np.int64)
         )

@@ -216,6 +216,10 @@ def _max_tokens(body: dict) -> int | None:
 # OpenAI answers a request that sets both with 400 "Setting 'max_tokens' and 'max_completion_tokens'
 # at the same time is not supported." (invalid_parameter_combination)
 BOTH_MAX_TOKENS = "it sets both max_tokens and max_completion_tokens, which OpenAI refuses in one request"
+# "Create embeddings": the input "cannot be an empty string"
+EMPTY_INPUT = "an input is an empty text, which the embeddings endpoint refuses"
+# what a request sets that fails it whatever the model (not a limit of the model)
+REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT})
 
 
 def _choices(body: dict) -> int:
@@ -307,7 +311,10 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
             problems.append(
                 f"it has {k:,} inputs; an embeddings request takes at most {MAX_EMBEDDING_INPUTS:,}"
             )
-        return replace(base, inputs=inputs, token_inputs=token_inputs, problems=tuple(problems))
+        if "" in inputs:
+            failures = (*failures, EMPTY_INPUT)
+        return replace(base, inputs=inputs, token_inputs=token_inputs, problems=tuple(problems),
+                       failures=failures)  # fmt: skip
     if url.endswith(("/completions", "/moderations")) and "messages" not in body:
         prompt = body.get("prompt" if url.endswith("/completions") else "input")
         texts = [prompt] if isinstance(prompt, str) else prompt
@@ -555,7 +562,8 @@ def table_rows(
 
 
 __all__ = [
-    "BATCH_ENDPOINTS", "BATCH_KEYS", "CHAT_SHAPES", "MAX_EMBEDDING_INPUTS", "ROW_READERS", "Row", "RowError",
+    "BATCH_ENDPOINTS", "BATCH_KEYS", "CHAT_SHAPES", "MAX_EMBEDDING_INPUTS", "REQUEST_FAILURES", "ROW_READERS", "Row",
+    "RowError",
     "anthropic_batch_row", "batch_row", "finetune_row", "gemini_batch_row", "mistral_batch_row", "parse_lines",
     "split_lines", "table_rows", "text_row",
 ]  # fmt: skip
