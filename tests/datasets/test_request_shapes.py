@@ -192,3 +192,10 @@ def test_an_empty_embeddings_input_fails():
     r = _count(lines, ["text-embedding-3-small"])
     assert r.verdict.accepted and r.verdict.fails == 1
     assert "empty text" in r.problems("text-embedding-3-small")[0]
+
+
+def test_best_of_completions_are_each_billed():
+    # "Create completion", best_of: generates best_of completions server-side and returns the best n
+    body = {"model": "gpt-4o", "prompt": "Say hi", "max_tokens": 10, "best_of": 4, "n": 2}
+    r = _count([_req(body, 1, "/v1/completions")], ["gpt-4o"])
+    assert r.rows == 1 and r.model("gpt-4o").output_ceiling == 40

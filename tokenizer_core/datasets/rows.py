@@ -223,8 +223,9 @@ REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT})
 
 
 def _choices(body: dict) -> int:
-    """``n``: how many completions a request asks for (OpenAI bills the output of each)."""
-    return _positive_int(body.get("n")) or 1
+    """How many completions a request has generated and billed: ``n``, or the legacy completions
+    endpoint's ``best_of`` (it generates that many and returns the best ``n``)."""
+    return max(_positive_int(body.get("n")) or 1, _positive_int(body.get("best_of")) or 1)
 
 
 def _schema_notes(body: dict) -> list[str]:
