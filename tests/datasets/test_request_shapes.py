@@ -199,3 +199,12 @@ def test_best_of_completions_are_each_billed():
     body = {"model": "gpt-4o", "prompt": "Say hi", "max_tokens": 10, "best_of": 4, "n": 2}
     r = _count([_req(body, 1, "/v1/completions")], ["gpt-4o"])
     assert r.rows == 1 and r.model("gpt-4o").output_ceiling == 40
+
+
+def test_a_custom_id_that_is_a_number_is_named_as_such():
+    # The Batch reference: custom_id is a string. A number is not "no custom_id".
+    line = _req({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]})
+    line["custom_id"] = 7
+    r = _count([line], ["gpt-4o"])
+    assert not r.verdict.accepted
+    assert r.verdict.problems[0].sentence().startswith('line 1 (7): its "custom_id" is 7, not a text')

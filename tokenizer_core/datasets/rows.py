@@ -353,7 +353,9 @@ def _row_id(obj: dict, line: int, key: str = "custom_id", why: str = "") -> tupl
     value = obj.get(key)
     if isinstance(value, str) and value:
         return value, []
-    return (str(value) if value is not None else f"line {line}"), [f'it has no "{key}"{why}']
+    if value is not None and value != "":
+        return str(value)[:200], [f'its "{key}" is {json.dumps(value)[:40]}, not a text{why}']
+    return f"line {line}", [f'it has no "{key}"{why}']
 
 
 def batch_row(obj: dict, line: int) -> Row | str:
