@@ -208,3 +208,19 @@ def test_a_custom_id_that_is_a_number_is_named_as_such():
     r = _count([line], ["gpt-4o"])
     assert not r.verdict.accepted
     assert r.verdict.problems[0].sentence().startswith('line 1 (7): its "custom_id" is 7, not a text')
+
+
+@pytest.mark.parametrize(
+    "name", ["ft:gpt-4o-mini-2024-07-18:acme::9abcDEF", "ft:gpt-4o-mini:acme:custom-suffix:7p4lURel"]
+)
+def test_a_fine_tuned_model_names_its_base_and_says_its_price_is_not_the_base_price(name):
+    # The fine-tuning guide names a fine-tuned model ft:<base>:<org>:<suffix>:<id>; the pricing page
+    # prices its use apart from (above) the base model's. The base's cost must not pass as the file's.
+    from tokenizer_core.datasets.checks import fine_tuned_base
+
+    assert fine_tuned_base(name) == "gpt-4o-mini" and fine_tuned_base("gpt-4o-mini") is None
+    r = _count([_req({"model": name, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 5})],
+               ["gpt-4o-mini"])  # fmt: skip
+    assert not r.model("gpt-4o-mini").in_file
+    (said,) = [u for u in r.verdict.unchecked if name in u]
+    assert "fine-tuned model" in said and "below this file's" in said

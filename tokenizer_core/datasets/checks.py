@@ -106,6 +106,17 @@ def catalog_model(name: str) -> str | None:
     return base if base in MODELS else None
 
 
+def fine_tuned_base(name: str) -> str | None:
+    """The catalog model an OpenAI fine-tuned model was trained from (its name is
+    ``ft:<base snapshot>:<org>:<suffix>:<id>``).
+
+    ``fine_tuned_base("ft:gpt-4o-mini-2024-07-18:acme::abc123") -> "gpt-4o-mini"``
+    """
+    if not name.startswith("ft:"):
+        return None
+    return catalog_model(name.split(":")[1]) if name.count(":") >= 2 else None
+
+
 def main_value(column: Coded) -> str:
     """The value most rows have ("" when none has one): ``main_value(Coded.of(["a", "b", "a"])) -> "a"``"""
     counts = np.bincount(column.codes, minlength=len(column.values)) if len(column.codes) else np.zeros(0)
@@ -313,5 +324,6 @@ def judge(
 
 __all__ = [
     "MAX_PROBLEMS_LISTED", "PROVIDERS", "SEVERITIES", "FileFacts", "Problem", "Verdict", "catalog_model",
+    "fine_tuned_base",
     "UNIQUE_IDS", "file_flags", "judge", "limit_problems", "main_value", "repeats",
 ]  # fmt: skip

@@ -23,7 +23,7 @@ from ..catalog.prices import model_price
 from ..catalog.rates import Rate, Rates
 from ..catalog.windows import model_window
 from ..workspace.chat import CHAT_FORMATS
-from .checks import PROVIDERS, FileFacts, catalog_model, file_flags, judge, limit_problems
+from .checks import PROVIDERS, FileFacts, catalog_model, file_flags, fine_tuned_base, judge, limit_problems
 from .count import Coded, Counted, CountKey
 from .limits import HISTOGRAM_BINS, LARGEST_ROWS, MAX_ERRORS_LISTED, MAX_ROWS_LISTED, DatasetError
 from .result import (
@@ -400,7 +400,14 @@ def summarise(
         )
         unchecked.append(f"each row's token limits: {what} to check them")
     if file_models and main is None:
-        unchecked.append(f"the limits of {file_models[0][0]}: a model this app does not know")
+        base = fine_tuned_base(file_models[0][0])
+        if base is None:
+            unchecked.append(f"the limits of {file_models[0][0]}: a model this app does not know")
+        else:  # OpenAI's pricing page lists a fine-tuned model's use apart, above its base model's
+            unchecked.append(f"the limits and price of {file_models[0][0]}, a fine-tuned model: count with "
+                             f"{MODELS[base].name}, its base, for its tokens; OpenAI prices a fine-tuned model's "
+                             f"use above its base model's, so a cost shown for {MODELS[base].name} is below "
+                             "this file's")  # fmt: skip
     if shape == "anthropic-batch":
         unchecked.append(
             "token counts and limits: Anthropic publishes no tokenizer; its counting API counts them"
