@@ -224,3 +224,15 @@ def test_a_fine_tuned_model_names_its_base_and_says_its_price_is_not_the_base_pr
     assert not r.model("gpt-4o-mini").in_file
     (said,) = [u for u in r.verdict.unchecked if name in u]
     assert "fine-tuned model" in said and "below this file's" in said
+
+
+def test_a_built_in_tool_is_said_not_counted_not_guessed():
+    # The Responses API's built-in tools ({"type": "web_search_preview"}) are not function
+    # definitions: OpenAI documents no token rule for them and bills their calls apart.
+    body = {"model": "gpt-4o", "input": "What happened today?"}
+    plain = _count([_req(body, url="/v1/responses")], ["gpt-4o"])
+    searched = _count(
+        [_req({**body, "tools": [{"type": "web_search_preview"}]}, url="/v1/responses")], ["gpt-4o"]
+    )
+    assert searched.model("gpt-4o").total == plain.model("gpt-4o").total
+    assert any("built-in tool of type 'web_search_preview' is not counted" in n.text for n in searched.notes)

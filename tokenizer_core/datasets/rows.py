@@ -340,6 +340,11 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
     tools = _tools(body.get("tools"))
     if isinstance(tools, str):
         return tools
+    builtin = [str(t.get("type"))[:40] for t in tools if t.get("type", "function") != "function"]
+    if builtin:  # web search, file search, code interpreter...: not a function definition
+        tools = tuple(t for t in tools if t.get("type", "function") == "function")
+        item_notes += [f"a built-in tool of type {k!r} is not counted: OpenAI documents no rule for how it is "
+                       "counted, and bills its calls apart" for k in builtin]  # fmt: skip
     notes = tuple(dict.fromkeys([*chat.notes, *item_notes, *_schema_notes(body)]))
     return replace(base, messages=chat.messages, tools=tools, images=chat.images, notes=notes,
                    problems=tuple(problems))  # fmt: skip
