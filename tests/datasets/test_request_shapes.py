@@ -236,3 +236,14 @@ def test_a_built_in_tool_is_said_not_counted_not_guessed():
     )
     assert searched.model("gpt-4o").total == plain.model("gpt-4o").total
     assert any("built-in tool of type 'web_search_preview' is not counted" in n.text for n in searched.notes)
+
+
+def test_anthropic_dated_model_ids_are_the_catalog_models():
+    # Anthropic's models overview names snapshots with an 8-digit date: claude-sonnet-4-5-20250929
+    from tokenizer_core.datasets.checks import catalog_model
+
+    assert catalog_model("claude-sonnet-4-5-20250929") == "claude-sonnet-4-5"
+    assert (
+        catalog_model("gpt-4o-2024-08-06") == "gpt-4o"
+        and catalog_model("gpt-3.5-turbo-0125") == "gpt-3.5-turbo"
+    )

@@ -45,7 +45,8 @@ PROVIDERS = {
 }  # fmt: skip
 SEVERITIES = ("reject", "fail", "warn")
 MAX_PROBLEMS_LISTED = 200
-_SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4})$")
+# a dated snapshot's suffix: OpenAI's -2024-08-06 and -0125, Anthropic's -20250929
+_SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,8 @@ def _n(n: int, word: str) -> str:
 def catalog_model(name: str) -> str | None:
     """The catalog's id for a model a request names, dated snapshots included.
 
-    ``catalog_model("gpt-4o-2024-08-06") -> "gpt-4o"``; ``catalog_model("my-model") -> None``
+    ``catalog_model("gpt-4o-2024-08-06") -> "gpt-4o"``;
+    ``catalog_model("claude-sonnet-4-5-20250929") -> "claude-sonnet-4-5"``; ``catalog_model("my-model") -> None``
     """
     if name in MODELS:
         return name
