@@ -247,3 +247,13 @@ def test_anthropic_dated_model_ids_are_the_catalog_models():
         catalog_model("gpt-4o-2024-08-06") == "gpt-4o"
         and catalog_model("gpt-3.5-turbo-0125") == "gpt-3.5-turbo"
     )
+
+
+def test_gemini_candidates_are_each_billed():
+    # Google's GenerationConfig: candidateCount answers, each generated (and billed) as output
+    def line(key: str, **config: int) -> dict:
+        return {"key": key, "request": {"contents": [{"role": "user", "parts": [{"text": "Name a colour."}]}],
+                                        "generationConfig": {"maxOutputTokens": 50, **config}}}  # fmt: skip
+
+    r = _count([line("a"), line("b", candidateCount=3)], ["gemini-2.5-flash"], name="gemini.jsonl")
+    assert r.shape == "gemini-batch" and r.model("gemini-2.5-flash").output_ceiling == 50 + 150

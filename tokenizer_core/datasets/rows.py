@@ -441,10 +441,12 @@ def gemini_batch_row(obj: dict, line: int) -> Row | str:
         role = "assistant" if c.get("role") == "model" else "user"
         messages.append(Message(role, text))
     config = req.get("generationConfig", req.get("generation_config"))
-    max_tokens = _positive_int(config.get("maxOutputTokens", config.get("max_output_tokens"))) if isinstance(
-        config, dict) else None  # fmt: skip
+    config = config if isinstance(config, dict) else {}
+    max_tokens = _positive_int(config.get("maxOutputTokens", config.get("max_output_tokens")))
+    # candidateCount: that many answers, each billed as output (Google's GenerationConfig)
+    choices = _positive_int(config.get("candidateCount", config.get("candidate_count"))) or 1
     return Row(rid, line, messages=tuple(messages), max_tokens=max_tokens, images=tuple(images),
-               notes=tuple(dict.fromkeys(notes)), problems=tuple(problems))  # fmt: skip
+               notes=tuple(dict.fromkeys(notes)), problems=tuple(problems), choices=choices)  # fmt: skip
 
 
 def anthropic_batch_row(obj: dict, line: int) -> Row | str:
