@@ -257,3 +257,18 @@ def test_gemini_candidates_are_each_billed():
 
     r = _count([line("a"), line("b", candidateCount=3)], ["gemini-2.5-flash"], name="gemini.jsonl")
     assert r.shape == "gemini-batch" and r.model("gemini-2.5-flash").output_ceiling == 50 + 150
+
+
+def test_max_tokens_fails_on_o_series_and_gpt5_models():
+    # The chat API reference, max_tokens: "not compatible with o-series models"; GPT-5 models answer
+    # 400 "Unsupported parameter: 'max_tokens' is not supported with this model."
+    msgs = [{"role": "user", "content": "hi"}]
+    lines = [
+        _req({"model": "o4-mini-2025-04-16", "messages": msgs, "max_tokens": 100}, 1),
+        _req({"model": "o4-mini-2025-04-16", "messages": msgs, "max_completion_tokens": 100}, 2),
+    ]
+    r = _count(lines, ["o4-mini"])
+    assert r.verdict.fails == 1 and "does not take max_tokens" in r.problems("o4-mini")[0]
+    assert r.per_row().column("over_limit").to_pylist() == [False, False]
+    gpt4o = _count([_req({"model": "gpt-4o", "messages": msgs, "max_tokens": 100})], ["gpt-4o"])
+    assert gpt4o.verdict.fails == 0

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..catalog.images import ImagePart, image_part
+from ..catalog.limits import NO_MAX_TOKENS_PREFIXES
 from ..workspace.formats import Message
 from . import limits
 from .jsonwords import json_problem
@@ -219,7 +220,8 @@ BOTH_MAX_TOKENS = "it sets both max_tokens and max_completion_tokens, which Open
 # "Create embeddings": the input "cannot be an empty string"
 EMPTY_INPUT = "an input is an empty text, which the embeddings endpoint refuses"
 # what a request sets that fails it whatever the model (not a limit of the model)
-REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT})
+NO_MAX_TOKENS = "its model does not take max_tokens: the o-series and GPT-5 models take max_completion_tokens"
+REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT, NO_MAX_TOKENS})
 
 
 def _choices(body: dict) -> int:
@@ -299,7 +301,13 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
     completions), or what is wrong with it."""
     model = body["model"] if isinstance(body.get("model"), str) else ""
     both = body.get("max_tokens") is not None and body.get("max_completion_tokens") is not None
-    failures = (BOTH_MAX_TOKENS,) if both else ()
+    failures: tuple[str, ...] = (BOTH_MAX_TOKENS,) if both else ()
+    if (
+        url.endswith("/chat/completions")
+        and body.get("max_tokens") is not None
+        and model.startswith(NO_MAX_TOKENS_PREFIXES)
+    ):
+        failures = (*failures, NO_MAX_TOKENS)
     base = Row(rid, line, model=model, url=url, method=method, max_tokens=_max_tokens(body),
                choices=_choices(body), failures=failures)  # fmt: skip
     if url.endswith("/embeddings"):
