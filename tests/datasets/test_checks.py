@@ -244,7 +244,7 @@ def test_a_dated_snapshot_is_the_catalogs_model():
 
 
 def test_a_model_the_app_does_not_know_is_said():
-    lines = _batch(3, model="ft:gpt-4o-mini:acme::abc123")
+    lines = _batch(3, model="acme-llm-7")  # a fine-tuned ft: model: tests/datasets/test_request_shapes.py
     r = _count(lines, ["gpt-4o-mini"])
     assert any("a model this app does not know" in u for u in r.verdict.unchecked)
     assert json.dumps(r.file_models)

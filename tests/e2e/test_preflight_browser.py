@@ -72,3 +72,23 @@ def test_a_rejected_file_lists_its_problems_as_text(app_page):
     ).to_be_visible()
     assert app.page.locator("main img[src=x]").count() == 0
     assert not app.exceptions()
+
+
+def test_a_training_file_sent_as_a_json_array_is_counted_and_refused(app_page, tmp_path):
+    # OpenAI's fine-tuning guide: the training file is JSONL. The array is still counted, with a
+    # sentence saying why OpenAI would refuse it.
+    import json
+
+    from tests.datasets.samples import finetune_lines
+
+    app = app_page
+    app.goto("datasets")
+    _upload(app, "train.json", json.dumps(finetune_lines(12)).encode())
+    _count(app, 12)
+    expect(app.main.get_by_text("OpenAI would reject it: 1 problem", exact=True)).to_be_visible()
+    expect(
+        app.main.get_by_text(re.compile(r"The file is a JSON array; OpenAI takes JSON lines"))
+    ).to_be_visible()
+    app.page.set_viewport_size({"width": 1400, "height": 1400})
+    app.page.screenshot(path=str(tmp_path / "json-array-training.png"), full_page=True)
+    assert not app.exceptions()

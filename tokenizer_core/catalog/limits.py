@@ -37,6 +37,10 @@ OUTPUT_LIMITS: dict[str, int] = {
     "gpt-4": 8_192,
     "gpt-3.5-turbo": 4_096,
 }
+# The chat API's reference, max_tokens: "deprecated in favor of max_completion_tokens, and is not
+# compatible with o-series models"; the GPT-5 models answer the same 400 ("Unsupported parameter:
+# 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."). By family.
+NO_MAX_TOKENS_PREFIXES = ("o1", "o3", "o4", "gpt-5")
 OUTPUT_LIMITS_SOURCE = "OpenAI's model pages (platform.openai.com/docs/models), read 2026-12"
 
 
@@ -80,9 +84,14 @@ BATCH_MAX_REQUESTS = 50_000
 BATCH_MAX_BYTES = 200 * 1024 * 1024
 BATCH_MAX_EMBEDDING_INPUTS = 50_000
 
+# Anthropic Message Batches (its batch processing guide, "Batch limitations"): at most 100,000
+# requests or 256 MB a batch, whichever comes first.
+ANTHROPIC_BATCH_MAX_REQUESTS = 100_000
+ANTHROPIC_BATCH_MAX_BYTES = 256 * 1024 * 1024
+
 
 __all__ = [
-    "BATCH_MAX_BYTES", "BATCH_MAX_EMBEDDING_INPUTS", "BATCH_MAX_REQUESTS", "EMBEDDING_INPUT_TOKENS",
-    "EMBEDDING_REQUEST_TOKENS", "FINE_TUNABLE", "FINE_TUNING_SOURCE", "MIN_TRAINING_EXAMPLES", "OUTPUT_LIMITS",
+    "ANTHROPIC_BATCH_MAX_BYTES", "ANTHROPIC_BATCH_MAX_REQUESTS", "BATCH_MAX_BYTES", "BATCH_MAX_EMBEDDING_INPUTS", "BATCH_MAX_REQUESTS", "EMBEDDING_INPUT_TOKENS",
+    "EMBEDDING_REQUEST_TOKENS", "FINE_TUNABLE", "NO_MAX_TOKENS_PREFIXES", "FINE_TUNING_SOURCE", "MIN_TRAINING_EXAMPLES", "OUTPUT_LIMITS",
     "OUTPUT_LIMITS_SOURCE", "FineTunable", "output_limit",
 ]  # fmt: skip

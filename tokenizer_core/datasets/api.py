@@ -188,7 +188,8 @@ def count_dataset(
     return summarise(name, det.shape, parts, targets, not_counted=not_counted, budget=budget,
                      output_tokens=output_tokens, output_ratio=output_ratio, tokens_per_minute=tokens_per_minute,
                      training_price=training_price, epochs=epochs, prices=prices, on=on, size=size,
-                     enqueued_limit=enqueued_limit, url_image_size=url_image_size)  # fmt: skip
+                     enqueued_limit=enqueued_limit, url_image_size=url_image_size,
+                     json_array=det.array_items is not None)  # fmt: skip
 
 
 __all__ = ["CountProgress", "count_dataset"]

@@ -27,6 +27,8 @@ import numpy as np
 
 from ..catalog.entries import MODELS
 from ..catalog.limits import (
+    ANTHROPIC_BATCH_MAX_BYTES,
+    ANTHROPIC_BATCH_MAX_REQUESTS,
     BATCH_MAX_BYTES,
     BATCH_MAX_EMBEDDING_INPUTS,
     BATCH_MAX_REQUESTS,
@@ -43,7 +45,8 @@ PROVIDERS = {
 }  # fmt: skip
 SEVERITIES = ("reject", "fail", "warn")
 MAX_PROBLEMS_LISTED = 200
-_SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4})$")
+# a dated snapshot's suffix: OpenAI's -2024-08-06 and -0125, Anthropic's -20250929
+_SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +99,24 @@ def _n(n: int, word: str) -> str:
 def catalog_model(name: str) -> str | None:
     """The catalog's id for a model a request names, dated snapshots included.
 
-    ``catalog_model("gpt-4o-2024-08-06") -> "gpt-4o"``; ``catalog_model("my-model") -> None``
+    ``catalog_model("gpt-4o-2024-08-06") -> "gpt-4o"``;
+    ``catalog_model("claude-sonnet-4-5-20250929") -> "claude-sonnet-4-5"``; ``catalog_model("my-model") -> None``
     """
     if name in MODELS:
         return name
     base = _SNAPSHOT.sub("", name)
     return base if base in MODELS else None
+
+
+def fine_tuned_base(name: str) -> str | None:
+    """The catalog model an OpenAI fine-tuned model was trained from (its name is
+    ``ft:<base snapshot>:<org>:<suffix>:<id>``).
+
+    ``fine_tuned_base("ft:gpt-4o-mini-2024-07-18:acme::abc123") -> "gpt-4o-mini"``
+    """
+    if not name.startswith("ft:"):
+        return None
+    return catalog_model(name.split(":")[1]) if name.count(":") >= 2 else None
 
 
 def main_value(column: Coded) -> str:
@@ -125,6 +140,7 @@ class FileFacts:
     row_problems: Mapping[int, tuple[str, ...]]  # found when each row was read (reject)
     errors: Sequence[RowError]  # rows that could not be read (listed)
     error_count: int  # all of them
+    json_array: bool = False  # a JSON array of requests or examples, not JSON lines
 
 
 def repeats(facts: FileFacts) -> dict[int, str]:
@@ -143,6 +159,9 @@ def repeats(facts: FileFacts) -> dict[int, str]:
 # Whose batch files must have unique ids, as their documents say (OpenAI: custom_id; Anthropic:
 # custom_id). Google and Mistral document no such rule: a repeat there is a warning.
 UNIQUE_IDS = ("batch", "anthropic-batch")
+# Whose files must be JSON lines (OpenAI's Batch and fine-tuning guides, Google's and Mistral's batch
+# guides). Anthropic's batch requests are sent as one JSON body, so an array is its own shape.
+JSONL_ONLY = ("batch", "finetune", "gemini-batch", "mistral-batch")
 
 
 def file_flags(facts: FileFacts) -> dict[int, list[str]]:
@@ -234,6 +253,9 @@ def judge(
 
     checked: list[str] = []
     left = list(unchecked)
+    if facts.json_array and facts.shape in JSONL_ONLY:
+        add(Problem(0, "", f"The file is a JSON array; {provider} takes JSON lines (.jsonl): one "
+                           f"{'example' if facts.shape == 'finetune' else 'request'} a line.", "reject"))  # fmt: skip
     # the whole file
     if facts.shape == "batch":
         checked.append("ids unique, one model, one endpoint, POST, a batch endpoint, "
@@ -264,6 +286,16 @@ def judge(
             left.append(
                 "the enqueued-token limit: it depends on your account's tier; enter yours to check it"
             )
+    if facts.shape == "anthropic-batch":
+        checked.append(f"ids unique, at most {ANTHROPIC_BATCH_MAX_REQUESTS:,} requests and "
+                       f"{ANTHROPIC_BATCH_MAX_BYTES // 1_048_576} MB")  # fmt: skip
+        n = len(facts.ids) + facts.error_count
+        if n > ANTHROPIC_BATCH_MAX_REQUESTS:
+            add(Problem(0, "", f"The file holds {n:,} requests; a message batch takes at most "
+                               f"{ANTHROPIC_BATCH_MAX_REQUESTS:,}.", "reject"))  # fmt: skip
+        if facts.size > ANTHROPIC_BATCH_MAX_BYTES:
+            add(Problem(0, "", f"The file is {facts.size / 1_048_576:,.1f} MB; a message batch is at most "
+                               f"{ANTHROPIC_BATCH_MAX_BYTES // 1_048_576} MB.", "reject"))  # fmt: skip
     if facts.shape == "finetune":
         checked.append("OpenAI's format checks, weights on assistant messages only, "
                        f"at least {MIN_TRAINING_EXAMPLES} examples")  # fmt: skip
@@ -294,5 +326,6 @@ def judge(
 
 __all__ = [
     "MAX_PROBLEMS_LISTED", "PROVIDERS", "SEVERITIES", "FileFacts", "Problem", "Verdict", "catalog_model",
+    "fine_tuned_base",
     "UNIQUE_IDS", "file_flags", "judge", "limit_problems", "main_value", "repeats",
 ]  # fmt: skip

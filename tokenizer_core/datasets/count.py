@@ -90,6 +90,7 @@ class Counted:
     lines: np.ndarray  # int64, 1-based line (0 for repository files)
     chars: np.ndarray  # int64, characters counted
     max_tokens: np.ndarray  # int64, the row's own max_tokens (0: none given)
+    choices: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # completions a row asks for
     tokens: dict[str, np.ndarray] = field(default_factory=dict)  # CountKey.key -> int64 (-1: not counted)
     models: Coded = field(default_factory=lambda: Coded.of([]))  # the model each request names
     urls: Coded = field(default_factory=lambda: Coded.of([]))  # OpenAI Batch: each request's endpoint
@@ -100,6 +101,7 @@ class Counted:
     images: dict[int, tuple[ImagePart, ...]] = field(default_factory=dict)
     notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
     problems: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    failures: dict[int, tuple[str, ...]] = field(default_factory=dict)  # what fails when it runs
     trained: dict[str, np.ndarray] = field(default_factory=dict)  # fine-tuning: assistant tokens trained on
     weight0_messages: int = 0
     weight0_tokens: dict[str, int] = field(default_factory=dict)
@@ -184,14 +186,16 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
         lines=np.fromiter((r.line for r in rows), np.int64, n),
         chars=np.fromiter((len(r.text) + sum(len(m.content) for m in r.messages) for r in rows), np.int64, n),
         max_tokens=np.fromiter((r.max_tokens or 0 for r in rows), np.int64, n),
+        choices=np.fromiter((r.choices for r in rows), np.int64, n),
         models=Coded.of([r.model for r in rows]), urls=Coded.of([r.url for r in rows]),
-        inputs=np.fromiter((len(r.inputs) for r in rows), np.int64, n),
+        inputs=np.fromiter((len(r.inputs) + len(r.token_inputs) for r in rows), np.int64, n),
         images=_sparse(rows, "images"), notes=_sparse(rows, "notes"), problems=_sparse(rows, "problems"),
+        failures=_sparse(rows, "failures"),
     )  # fmt: skip
     if any(r.inputs for r in rows):
         out.chars += np.fromiter((sum(len(t) for t in r.inputs) for r in rows), np.int64, n)
-    text_idx = [i for i, r in enumerate(rows) if not r.chat and not r.inputs]
-    input_idx = [i for i, r in enumerate(rows) if r.inputs]
+    text_idx = [i for i, r in enumerate(rows) if not r.chat and not r.inputs and not r.token_inputs]
+    input_idx = [i for i, r in enumerate(rows) if r.inputs or r.token_inputs]
     chat_idx = [i for i, r in enumerate(rows) if r.chat]
     by_tokenizer: dict[str, np.ndarray] = {}  # text rows' counts, once per tokenizer
     for key in keys:
@@ -209,8 +213,9 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
             at = 0
             for i in input_idx:
                 k = len(rows[i].inputs)
-                counts[i] = sum(flat[at : at + k])
-                largest[i] = max(flat[at : at + k])
+                each = [*flat[at : at + k], *rows[i].token_inputs]  # token ids: already tokens
+                counts[i] = sum(each)
+                largest[i] = max(each)
                 at += k
             out.largest_input[key.key] = largest
         if chat_idx and key.chat_format is None:

@@ -23,7 +23,7 @@ from ..catalog.prices import model_price
 from ..catalog.rates import Rate, Rates
 from ..catalog.windows import model_window
 from ..workspace.chat import CHAT_FORMATS
-from .checks import PROVIDERS, FileFacts, catalog_model, file_flags, judge, limit_problems
+from .checks import PROVIDERS, FileFacts, catalog_model, file_flags, fine_tuned_base, judge, limit_problems
 from .count import Coded, Counted, CountKey
 from .limits import HISTOGRAM_BINS, LARGEST_ROWS, MAX_ERRORS_LISTED, MAX_ROWS_LISTED, DatasetError
 from .result import (
@@ -260,29 +260,34 @@ def summarise(
     not_counted: Sequence[tuple[str, str]] = (), budget: int | None = None, output_tokens: int | None = None,
     output_ratio: float | None = None, tokens_per_minute: int | None = None, training_price: Decimal | None = None,
     epochs: int | None = None, prices: Mapping[str, Rates] | None = None, on: date | None = None, size: int = 0,
-    enqueued_limit: int | None = None, url_image_size: tuple[int, int] | None = None,
+    enqueued_limit: int | None = None, url_image_size: tuple[int, int] | None = None, json_array: bool = False,
 ) -> DatasetResult:  # fmt: skip
     """Join the tasks' results (in task order) into a DatasetResult, with the provider's verdict.
 
     Output is counted two ways: the ceiling (each row's max_tokens, or the model's output limit
     where a row sets none) and the expectation (`output_tokens` a row, or `output_ratio` of each
     row's ceiling; never over the ceiling). `url_image_size`: the size to count an image by URL
-    at (None: the most its detail can cost)."""
+    at (None: the most its detail can cost). `json_array`: the file is a JSON array, not JSON lines."""
     on = on or date.today()
     parts = sorted(parts, key=lambda c: c.index)
     ids = tuple(i for c in parts for i in c.ids)
     n = len(ids)
     lines = np.concatenate([c.lines for c in parts]) if parts else np.zeros(0, np.int64)
     max_tok = np.concatenate([c.max_tokens for c in parts]) if parts else np.zeros(0, np.int64)
+    choices = np.concatenate([c.choices for c in parts]) if parts else np.zeros(0, np.int64)
     inputs = np.concatenate([c.inputs for c in parts]) if parts else np.zeros(0, np.int64)
     errors = [e for c in parts for e in c.errors][:MAX_ERRORS_LISTED]
     error_count = sum(c.error_count for c in parts)
     chat = shape in CHAT_SHAPES
-    images, row_notes = _global(parts, "images"), _global(parts, "notes")
+    images, row_notes, failures = (
+        _global(parts, "images"),
+        _global(parts, "notes"),
+        _global(parts, "failures"),
+    )
     facts = FileFacts(
         shape, size, ids, lines, Coded.join([c.models for c in parts]), Coded.join([c.urls for c in parts]), inputs,
         _global(parts, "problems"), [e for e in errors if e.stage == "read"],
-        sum(c.error_count for c in parts) - sum(1 for e in errors if e.stage == "count"),
+        sum(c.error_count for c in parts) - sum(1 for e in errors if e.stage == "count"), json_array,
     )  # fmt: skip
     flags = file_flags(facts)
     named = Counter(facts.models[i] for i in range(n)) if facts.models.values != [""] else Counter()
@@ -318,16 +323,25 @@ def summarise(
         if budget:
             over_mask |= ok & (tokens > budget)
         over_idx = np.flatnonzero(over_mask)
+        for i, texts in failures.items():  # set in the request itself, whatever the model: not over a limit
+            limits.setdefault(i, ("fail", texts[0]))
         largest_idx = (
             np.argsort(-tokens, kind="stable")[:LARGEST_ROWS] if len(tokens) else np.zeros(0, np.int64)
         )
         # output: none for embeddings; the ceiling where every row has one
-        no_output = inputs > 0
+        # (a training file has no output; each of a request's `n` completions is billed; no output
+        # is longer than the model's output limit, nor than what the window leaves after the input)
+        no_output = (inputs > 0) | (shape == "finetune")
         ceiling_rows = np.where(max_tok > 0, max_tok, out_limit or 0)
-        ceiling_rows[no_output] = 0
         unknown_ceiling = bool(((ceiling_rows == 0) & ~no_output & ok).any()) or not chat
+        if out_limit:
+            ceiling_rows = np.minimum(ceiling_rows, out_limit)
+        if t.window:
+            ceiling_rows = np.minimum(ceiling_rows, np.clip(t.window - tokens, 0, None))
+        ceiling_rows = ceiling_rows * choices
+        ceiling_rows[no_output] = 0
         if output_tokens:
-            expected = np.full(n, output_tokens, np.int64)
+            expected = np.full(n, output_tokens, np.int64) * choices
             if not unknown_ceiling:
                 expected = np.minimum(expected, ceiling_rows)
         elif output_ratio:
@@ -386,7 +400,14 @@ def summarise(
         )
         unchecked.append(f"each row's token limits: {what} to check them")
     if file_models and main is None:
-        unchecked.append(f"the limits of {file_models[0][0]}: a model this app does not know")
+        base = fine_tuned_base(file_models[0][0])
+        if base is None:
+            unchecked.append(f"the limits of {file_models[0][0]}: a model this app does not know")
+        else:  # OpenAI's pricing page lists a fine-tuned model's use apart, above its base model's
+            unchecked.append(f"the limits and price of {file_models[0][0]}, a fine-tuned model: count with "
+                             f"{MODELS[base].name}, its base, for its tokens; OpenAI prices a fine-tuned model's "
+                             f"use above its base model's, so a cost shown for {MODELS[base].name} is below "
+                             "this file's")  # fmt: skip
     if shape == "anthropic-batch":
         unchecked.append(
             "token counts and limits: Anthropic publishes no tokenizer; its counting API counts them"

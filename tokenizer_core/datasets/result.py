@@ -16,7 +16,7 @@ import numpy as np
 from ..tokenizers.csvcells import spreadsheet_safe
 from .archive import Skipped
 from .checks import Verdict
-from .rows import RowError
+from .rows import REQUEST_FAILURES, RowError
 
 MILLION = Decimal(1_000_000)
 
@@ -222,6 +222,16 @@ class DatasetResult:
             out[i] = "; ".join(texts)
         return out
 
+    def over_limit(self, m: ModelSummary) -> np.ndarray:
+        """Each row over the model's limit, as the summary's "Over the limit" counts them: its input
+        over the window or budget, or its input and max_tokens over what the model takes."""
+        t = self.per_model[m.id]
+        over = t > m.limit if m.limit else np.zeros(len(t), bool)
+        fails = [i for i, (severity, text) in self.row_problems.get(m.id, {}).items()
+                 if severity == "fail" and text not in REQUEST_FAILURES]  # fmt: skip
+        over[fails] = True
+        return over
+
     def per_row(self):  # -> pyarrow.Table
         """The per-row result, one line per row and model: id, line, model, tokens, over_limit, problem."""
         import pyarrow as pa
@@ -233,7 +243,7 @@ class DatasetResult:
             lines.append(self.lines)
             models.extend([m.id] * len(t))
             tokens.append(t)
-            over.append(t > m.limit if m.limit else np.zeros(len(t), bool))
+            over.append(self.over_limit(m))
             problems.extend(self.problems(m.id))
         cat = lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dt)  # noqa: E731
         return pa.table({
@@ -248,7 +258,7 @@ class DatasetResult:
         w.writerow(["id", "line", "model", "tokens", "over_limit", "problem"])
         for m in self.models:
             t = self.per_model[m.id]
-            flags = t > m.limit if m.limit else np.zeros(len(t), bool)
+            flags = self.over_limit(m)
             rows = zip(self.ids, self.lines.tolist(), t.tolist(), flags.tolist(), self.problems(m.id))
             for rid, line, n, f, problem in rows:
                 w.writerow([spreadsheet_safe(rid), line, m.id, n, "yes" if f else "no",

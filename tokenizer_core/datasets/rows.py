@@ -13,6 +13,7 @@ for a bad row: it returns a :class:`RowError` with the line number, and the row 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 import orjson
 
 from ..catalog.images import ImagePart, image_part
+from ..catalog.limits import NO_MAX_TOKENS_PREFIXES
 from ..workspace.formats import Message
 from . import limits
 from .jsonwords import json_problem
@@ -36,6 +38,8 @@ BATCH_ENDPOINTS = (
 )
 # OpenAI embeddings (API reference, "Create embeddings"): inputs per request
 MAX_EMBEDDING_INPUTS = 2_048
+# Anthropic Message Batches ("Create a Message Batch" in its API reference): a custom_id's pattern
+ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 # OpenAI fine-tuning (the fine-tuning guide and its data-preparation notebook): what an example
 # and a message may hold
 FINE_TUNING_KEYS = frozenset({"messages", "tools", "functions", "parallel_tool_calls"})
@@ -60,9 +64,12 @@ class Row:
     url: str = ""  # OpenAI Batch: the endpoint; other files: ""
     method: str = ""
     inputs: tuple[str, ...] = ()  # an embeddings request's inputs
+    token_inputs: tuple[int, ...] = ()  # an embeddings request's inputs given as token ids: their lengths
+    choices: int = 1  # completions the request asks for (`n`): each is billed as output
     images: tuple[ImagePart, ...] = ()  # images in the request (counted per model by its maker's rule)
     notes: tuple[str, ...] = ()  # parts of the request that are not counted, and why
     problems: tuple[str, ...] = ()  # what the provider would refuse in this row (found when reading it)
+    failures: tuple[str, ...] = ()  # what makes this request fail when it runs (found when reading it)
 
     @property
     def chat(self) -> bool:
@@ -210,6 +217,22 @@ def _max_tokens(body: dict) -> int | None:
     return None
 
 
+# OpenAI answers a request that sets both with 400 "Setting 'max_tokens' and 'max_completion_tokens'
+# at the same time is not supported." (invalid_parameter_combination)
+BOTH_MAX_TOKENS = "it sets both max_tokens and max_completion_tokens, which OpenAI refuses in one request"
+# "Create embeddings": the input "cannot be an empty string"
+EMPTY_INPUT = "an input is an empty text, which the embeddings endpoint refuses"
+# what a request sets that fails it whatever the model (not a limit of the model)
+NO_MAX_TOKENS = "its model does not take max_tokens: the o-series and GPT-5 models take max_completion_tokens"
+REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT, NO_MAX_TOKENS})
+
+
+def _choices(body: dict) -> int:
+    """How many completions a request has generated and billed: ``n``, or the legacy completions
+    endpoint's ``best_of`` (it generates that many and returns the best ``n``)."""
+    return max(_positive_int(body.get("n")) or 1, _positive_int(body.get("best_of")) or 1)
+
+
 def _schema_notes(body: dict) -> list[str]:
     fmt = body.get("response_format")
     text_format = body.get("text", {}).get("format") if isinstance(body.get("text"), dict) else None
@@ -219,38 +242,105 @@ def _schema_notes(body: dict) -> list[str]:
     return []
 
 
-def _embedding_inputs(value: object) -> tuple[str, ...] | str:
-    texts = [value] if isinstance(value, str) else value
-    if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
-        return 'an embeddings request needs "input" as a text or a list of texts'
-    return tuple(texts)
+def _token_ids(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(t, int) and not isinstance(t, bool) for t in value)
+    )
+
+
+def _embedding_inputs(value: object) -> tuple[tuple[str, ...], tuple[int, ...]] | str:
+    """An embeddings request's inputs: texts, and inputs given as token ids (their lengths). The
+    API takes a text, a list of texts, a list of token ids, or a list of such lists.
+
+    ``_embedding_inputs([[1, 2, 3], [4]]) -> ((), (3, 1))``
+    """
+    if _token_ids(value):
+        return (), (len(value),)  # type: ignore[arg-type]
+    items = [value] if isinstance(value, str) else value
+    if isinstance(items, list) and items and all(isinstance(t, str) for t in items):
+        return tuple(items), ()
+    if isinstance(items, list) and items and all(_token_ids(t) for t in items):
+        return (), tuple(len(t) for t in items)
+    return 'an embeddings request needs "input" as a text, a list of texts, or token ids'
+
+
+def _response_items(items: list) -> tuple[list, list[str]]:
+    """Responses API input items as messages: a message item as it is, a function call as the
+    assistant's (its name and arguments as JSON), a function call's output as a tool message;
+    items that hold nothing to count here (reasoning, a reference to a stored item) get a note.
+
+    ``_response_items([{"type": "function_call_output", "call_id": "c", "output": "42"}])[0]``
+    -> ``[{"role": "tool", "content": "42"}]``
+    """
+    out: list = []
+    notes: list[str] = []
+    for item in items:
+        if not isinstance(item, dict) or "role" in item:
+            out.append(item)
+            continue
+        kind = str(item.get("type", ""))
+        if "content" in item and kind in ("", "message"):
+            out.append({"role": "user", **item})
+        elif kind.endswith("_call_output") or (kind and "output" in item):
+            output = item.get("output")
+            text = output if isinstance(output, (str, list)) else json.dumps(output, ensure_ascii=False)
+            out.append({"role": "tool", "content": text})
+        elif kind.endswith("_call"):
+            call = {k: item[k] for k in ("name", "arguments", "input", "action") if k in item}
+            out.append({"role": "assistant", "content": json.dumps(call, ensure_ascii=False)})
+        elif kind == "reasoning":
+            notes.append("a reasoning item is not counted: its content is held by OpenAI")
+        elif kind == "item_reference":
+            notes.append("an item given by reference is not counted: its content is stored by OpenAI")
+        else:
+            notes.append(f"an input item of type {kind[:40]!r} is not counted: no rule for it is known here")
+    return out, notes
 
 
 def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems: list[str]) -> Row | str:
     """A row from a request body of OpenAI's endpoints (chat completions, responses, embeddings,
     completions), or what is wrong with it."""
     model = body["model"] if isinstance(body.get("model"), str) else ""
-    base = Row(rid, line, model=model, url=url, method=method, max_tokens=_max_tokens(body))
+    both = body.get("max_tokens") is not None and body.get("max_completion_tokens") is not None
+    failures: tuple[str, ...] = (BOTH_MAX_TOKENS,) if both else ()
+    if (
+        url.endswith("/chat/completions")
+        and body.get("max_tokens") is not None
+        and model.startswith(NO_MAX_TOKENS_PREFIXES)
+    ):
+        failures = (*failures, NO_MAX_TOKENS)
+    base = Row(rid, line, model=model, url=url, method=method, max_tokens=_max_tokens(body),
+               choices=_choices(body), failures=failures)  # fmt: skip
     if url.endswith("/embeddings"):
-        inputs = _embedding_inputs(body.get("input"))
-        if isinstance(inputs, str):
-            return inputs
-        if len(inputs) > MAX_EMBEDDING_INPUTS:
-            problems.append(f"it has {len(inputs):,} inputs; an embeddings request takes at most "
-                            f"{MAX_EMBEDDING_INPUTS:,}")  # fmt: skip
-        return replace(base, inputs=inputs, problems=tuple(problems))
+        got = _embedding_inputs(body.get("input"))
+        if isinstance(got, str):
+            return got
+        inputs, token_inputs = got
+        k = len(inputs) + len(token_inputs)
+        if k > MAX_EMBEDDING_INPUTS:
+            problems.append(
+                f"it has {k:,} inputs; an embeddings request takes at most {MAX_EMBEDDING_INPUTS:,}"
+            )
+        if "" in inputs:
+            failures = (*failures, EMPTY_INPUT)
+        return replace(base, inputs=inputs, token_inputs=token_inputs, problems=tuple(problems),
+                       failures=failures)  # fmt: skip
     if url.endswith(("/completions", "/moderations")) and "messages" not in body:
         prompt = body.get("prompt" if url.endswith("/completions") else "input")
         texts = [prompt] if isinstance(prompt, str) else prompt
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             return 'a completions request needs "prompt" as a text or a list of texts'
         return replace(base, text="".join(texts), problems=tuple(problems))
+    item_notes: list[str] = []
     if "messages" not in body and "input" in body:  # /v1/responses
         inp = body["input"]
         items = [{"role": "user", "content": inp}] if isinstance(inp, str) else inp
         if isinstance(items, list):
-            items = [{"role": "user", **i} if isinstance(i, dict) and "role" not in i and "content" in i else i
-                     for i in items]  # fmt: skip
+            items, item_notes = _response_items(items)
+            if not items and item_notes:
+                return "its input holds no item that can be counted"
         if isinstance(body.get("instructions"), str) and isinstance(items, list):
             items = [{"role": "developer", "content": body["instructions"]}, *items]
     else:
@@ -261,7 +351,12 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
     tools = _tools(body.get("tools"))
     if isinstance(tools, str):
         return tools
-    notes = tuple(dict.fromkeys([*chat.notes, *_schema_notes(body)]))
+    builtin = [str(t.get("type"))[:40] for t in tools if t.get("type", "function") != "function"]
+    if builtin:  # web search, file search, code interpreter...: not a function definition
+        tools = tuple(t for t in tools if t.get("type", "function") == "function")
+        item_notes += [f"a built-in tool of type {k!r} is not counted: OpenAI documents no rule for how it is "
+                       "counted, and bills its calls apart" for k in builtin]  # fmt: skip
+    notes = tuple(dict.fromkeys([*chat.notes, *item_notes, *_schema_notes(body)]))
     return replace(base, messages=chat.messages, tools=tools, images=chat.images, notes=notes,
                    problems=tuple(problems))  # fmt: skip
 
@@ -274,7 +369,9 @@ def _row_id(obj: dict, line: int, key: str = "custom_id", why: str = "") -> tupl
     value = obj.get(key)
     if isinstance(value, str) and value:
         return value, []
-    return (str(value) if value is not None else f"line {line}"), [f'it has no "{key}"{why}']
+    if value is not None and value != "":
+        return str(value)[:200], [f'its "{key}" is {json.dumps(value)[:40]}, not a text{why}']
+    return f"line {line}", [f'it has no "{key}"{why}']
 
 
 def batch_row(obj: dict, line: int) -> Row | str:
@@ -355,16 +452,20 @@ def gemini_batch_row(obj: dict, line: int) -> Row | str:
         role = "assistant" if c.get("role") == "model" else "user"
         messages.append(Message(role, text))
     config = req.get("generationConfig", req.get("generation_config"))
-    max_tokens = _positive_int(config.get("maxOutputTokens", config.get("max_output_tokens"))) if isinstance(
-        config, dict) else None  # fmt: skip
+    config = config if isinstance(config, dict) else {}
+    max_tokens = _positive_int(config.get("maxOutputTokens", config.get("max_output_tokens")))
+    # candidateCount: that many answers, each billed as output (Google's GenerationConfig)
+    choices = _positive_int(config.get("candidateCount", config.get("candidate_count"))) or 1
     return Row(rid, line, messages=tuple(messages), max_tokens=max_tokens, images=tuple(images),
-               notes=tuple(dict.fromkeys(notes)), problems=tuple(problems))  # fmt: skip
+               notes=tuple(dict.fromkeys(notes)), problems=tuple(problems), choices=choices)  # fmt: skip
 
 
 def anthropic_batch_row(obj: dict, line: int) -> Row | str:
     """A row of an Anthropic Message Batches file: ``{"custom_id", "params": {"model", "max_tokens",
     "messages"}}``, checked for its structure (no public tokenizer counts it)."""
     rid, problems = _row_id(obj, line)
+    if not problems and not ANTHROPIC_ID.fullmatch(rid):
+        problems.append('its "custom_id" is not 1 to 64 letters, digits, "_" or "-" (as Anthropic requires)')
     params = obj.get("params")
     if not isinstance(params, dict):
         return 'it has no "params" object'
@@ -495,7 +596,8 @@ def table_rows(
 
 
 __all__ = [
-    "BATCH_ENDPOINTS", "BATCH_KEYS", "CHAT_SHAPES", "MAX_EMBEDDING_INPUTS", "ROW_READERS", "Row", "RowError",
+    "BATCH_ENDPOINTS", "BATCH_KEYS", "CHAT_SHAPES", "MAX_EMBEDDING_INPUTS", "REQUEST_FAILURES", "ROW_READERS", "Row",
+    "RowError",
     "anthropic_batch_row", "batch_row", "finetune_row", "gemini_batch_row", "mistral_batch_row", "parse_lines",
     "split_lines", "table_rows", "text_row",
 ]  # fmt: skip

@@ -19,7 +19,8 @@ OUTPUT_MODES = {"tokens": "Tokens a row", "share": "Share of each row's max_toke
 
 
 def file_models(d: Detected) -> tuple[list[str], list[str]]:
-    """The models the file's requests name: catalog ids this app counts, and the names it does not know."""
+    """The models the file's requests name: catalog ids this app counts, and the names it cannot
+    count (not known, or known without a public tokenizer)."""
     known, unknown = [], []
     for name in d.models:
         mid = catalog_model(name)
@@ -28,6 +29,14 @@ def file_models(d: Detected) -> tuple[list[str], list[str]]:
         else:
             unknown.append(name)
     return list(dict.fromkeys(known)), unknown
+
+
+def _not_counted(name: str) -> str:
+    """Why a model the file names is not counted, in words."""
+    mid = catalog_model(name)
+    if mid is not None and MODELS[mid].tokenizer_id is None:
+        return f"`{escape_markdown(name)}` (no public tokenizer: its maker's API counts it)"
+    return f"`{escape_markdown(name)}` (not a model this app knows: pick the model it is based on below)"
 
 
 def models_section(d: Detected) -> list[str]:
@@ -43,8 +52,8 @@ def models_section(d: Detected) -> list[str]:
             ids.extend(known)
     if unknown:
         st.caption(
-            "The file names " + ", ".join(f"`{escape_markdown(n)}`" for n in unknown[:5])
-            + ": not a model this app knows, so its limits are not checked. Pick the model it is based on below."
+            "The file names " + ", ".join(_not_counted(n) for n in unknown[:5])
+            + ": its limits are not checked here."
         )  # fmt: skip
     label = "Other models (what if)" if known else "Models and tokenizers to count with"
     choices = model_select("datasets_models", label=label)

@@ -146,8 +146,9 @@ def cost_table(result: DatasetResult) -> None:
     expected = f"{first.output_tokens:,} output tokens in all for {first.name}" if first else ""
     st.caption(
         f"Expected: input plus the output you expect ({expected}; set it above). Ceiling: input plus every "
-        "row's output at its max_tokens, or at the model's output limit where a row sets none. "
-        "Prices from the price source, by the provider named."
+        "row's output at its max_tokens, or at the model's output limit where a row sets none, never past "
+        "that limit or what the context window leaves after the input; a row asking for n answers (n > 1) "
+        "counts n outputs, as each is billed. Prices from the price source, by the provider named."
     )  # fmt: skip
     notes = [c.note for m in result.models for c in m.costs if c.total_usd is None]
     if notes:
