@@ -24,7 +24,7 @@ import numpy as np
 
 from ..catalog.images import ImagePart
 from ..tokenizers.encoders import Tokenizer
-from ..tokenizers.registry import load_builtin
+from ..tokenizers.registry import builtin
 from ..workspace.chat import count_request
 from ..workspace.formats import ChatRenderError
 from .archive import Skipped
@@ -113,10 +113,10 @@ class Counted:
         return len(self.ids)
 
 
-@functools.cache
 def tokenizer(tokenizer_id: str) -> Tokenizer:
-    """A built-in tokenizer, loaded once per process (each worker keeps its own)."""
-    return load_builtin(tokenizer_id)
+    """A built-in tokenizer, loaded once per process (each worker keeps its own: the registry's
+    one cache, so a worker that also ran page jobs holds it once)."""
+    return builtin(tokenizer_id)
 
 
 MEMO_CHARS = 4_096  # texts up to this long have their counts remembered
