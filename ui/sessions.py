@@ -48,6 +48,16 @@ def session_count() -> int | None:
     return None if runtime is None else runtime._session_mgr.num_sessions()
 
 
+def kept_session_ids() -> list[str] | None:
+    """The ids of the sessions the server keeps (connected, or closed but kept for a reconnect);
+    None without a runtime or where the runtime does not list them."""
+    runtime = _runtime()
+    try:
+        return None if runtime is None else [info.session.id for info in runtime._session_mgr.list_sessions()]
+    except AttributeError:
+        return None
+
+
 def is_connected(session_id: str) -> bool:
     """True while a browser tab is connected to the session."""
     runtime = _runtime()
@@ -81,6 +91,7 @@ class SessionStates:
         self._lock = threading.Lock()
         self._states: dict[str, Any] = {}  # session id -> its SessionState (no weakref: it has slots)
         self._gone_since: dict[str, float] = {}
+        self._ended: set[str] = set()  # emptied, while Streamlit may still keep them for a reconnect
 
     def note(self) -> None:
         """Note the session running this script (cheap: call on every run)."""
@@ -93,6 +104,7 @@ class SessionStates:
             # the SessionState behind st.session_state (the wrapper is made anew for each run)
             self._states[ctx.session_id] = ctx.session_state._state
             self._gone_since.pop(ctx.session_id, None)
+            self._ended.discard(ctx.session_id)  # came back after its state was emptied
 
     def known(self) -> list[str]:
         with self._lock:
@@ -112,12 +124,20 @@ class SessionStates:
                 out.append(sid)
         return out
 
+    def live(self, kept: list[str]) -> int:
+        """How many of the sessions Streamlit keeps (`kept`) have not ended for the app (a session
+        emptied after its grace counts as gone, whatever Streamlit keeps of it)."""
+        with self._lock:
+            self._ended &= set(kept)
+            return sum(1 for sid in kept if sid not in self._ended)
+
     def forget(self, session_id: str) -> bool:
         """Empty the session's state (every key and widget value) and drop its uploaded files;
         True when there was a state to empty."""
         with self._lock:
             state = self._states.pop(session_id, None)
             self._gone_since.pop(session_id, None)
+            self._ended.add(session_id)
         if state is not None:
             # no script of the session runs: Streamlit stopped it when its tab went (grace ago)
             _end_own_tokenizers(state)
