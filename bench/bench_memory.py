@@ -231,7 +231,10 @@ async def run_datasets(args: argparse.Namespace) -> dict:
         res["load_after"] = uptime()
         if args.trace:
             os.kill(proc.pid, signal.SIGUSR2)  # what grew since the base: args.trace + ".txt"
-            await asyncio.sleep(30)
+            for _ in range(300):  # a snapshot of a large traced heap takes minutes on a busy machine
+                if os.path.exists(args.trace + ".txt"):
+                    break
+                await asyncio.sleep(2)
     finally:
         proc.terminate()
         try:

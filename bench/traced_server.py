@@ -7,7 +7,9 @@ Everything after OUT is the `streamlit` command line. On SIGUSR2 a thread collec
 a tracemalloc snapshot (frames: TW_TRACE_FRAMES, 8) and the count of live objects by type; from
 the second signal on, OUT.txt gets the 30 tracebacks whose memory grew most since the first
 snapshot, and the object types whose number grew most (bench/bench_memory.py --trace uses it).
-Tracing slows the server about two to three times: take time figures from a run without it.
+Tracing slows the server several times (a count takes minutes): take time figures from a run
+without it. TW_TRACE_FRAMES=0: no tracing, only the objects by type and every bytes or str over
+1 MB still held, with the type of what holds it (cheap).
 """
 
 from __future__ import annotations
@@ -25,25 +27,42 @@ def _types() -> collections.Counter[str]:
     return collections.Counter(type(o).__qualname__ for o in gc.get_objects())
 
 
+def _large() -> list[str]:
+    """Every bytes or str object over 1 MB that a tracked object holds, with its holder's type
+    (bytes and str are not tracked themselves: they are found through their holders)."""
+    out = []
+    for o in gc.get_objects():
+        for r in gc.get_referents(o):
+            if isinstance(r, (bytes, bytearray, str)) and len(r) > 1_000_000:
+                out.append(f"  {len(r) / 1e6:.1f} MB {type(r).__name__} held by a {type(o).__qualname__}")
+    return out
+
+
 def main() -> None:
     out, args = sys.argv[1], sys.argv[2:]
-    tracemalloc.start(int(os.environ.get("TW_TRACE_FRAMES", "8")))
+    frames = int(os.environ.get("TW_TRACE_FRAMES", "8"))
+    if frames:
+        tracemalloc.start(frames)
     state: dict[str, object] = {}
     lock = threading.Lock()
 
     def report() -> None:
         with lock:
             gc.collect()
-            snap = tracemalloc.take_snapshot().filter_traces(
-                [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen *>")]
+            snap = (
+                tracemalloc.take_snapshot().filter_traces(
+                    [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen *>")]
+                )
+                if frames
+                else None
             )
             types = _types()
             if "base" not in state:
                 state["base"], state["types"] = snap, types
                 return
             base, base_types = state["base"], state["types"]
-            lines = [f"traced now: {tracemalloc.get_traced_memory()[0] / 1e6:.1f} MB"]
-            stats = snap.compare_to(base, "traceback")  # type: ignore[arg-type]
+            lines = ["bytes and str over 1 MB held now:", *_large()]
+            stats = snap.compare_to(base, "traceback") if snap is not None else []  # type: ignore[arg-type]
             lines.append(f"grown since the base: {sum(s.size_diff for s in stats) / 1e6:+.1f} MB")
             for s in stats[:30]:
                 lines.append(

@@ -83,6 +83,17 @@ def _end_own_tokenizers(state: Any) -> None:
                 item.close()
 
 
+def _clear_widget_metadata(state: Any) -> None:
+    """Drop what `SessionState.clear` keeps: the widgets' metadata, whose callbacks and
+    `format_func`s close over the page's values (a Datasets page's dropped set, 5 MB, was held
+    this way until Streamlit dropped the session, its TTL later)."""
+    for holder, name in ((getattr(state, "_new_widget_state", None), "widget_metadata"),
+                         (state, "_current_interaction_widget_states")):  # fmt: skip
+        value = getattr(holder, name, None)
+        if hasattr(value, "clear"):
+            value.clear()
+
+
 class SessionStates:
     """The session state of every session that ran a script, by session id (held until `forget`
     empties it; a connected session's state is Streamlit's to keep anyway)."""
@@ -142,6 +153,7 @@ class SessionStates:
             # no script of the session runs: Streamlit stopped it when its tab went (grace ago)
             _end_own_tokenizers(state)
             state.clear()
+            _clear_widget_metadata(state)
         runtime = _runtime()
         if runtime is not None:
             runtime.uploaded_file_mgr.remove_session_files(session_id)
