@@ -433,14 +433,16 @@ def start_server(
     app: Path = ROOT,
     runs: str | None = None,
     session_ttl: int = SESSION_TTL,
+    wrapper: list[str] | None = None,
 ) -> subprocess.Popen:
     """`streamlit run streamlit_app.py` in `app` (another checkout of the app to compare), or, with
     `runs` (a file name prefix), under bench/profiled_server.py, which notes each run's CPU.
-    `session_ttl`: seconds a closed session is kept for a reconnect (the app's own is 120)."""
+    `session_ttl`: seconds a closed session is kept for a reconnect (the app's own is 120);
+    `wrapper`: another command that runs `streamlit` (bench/traced_server.py and its arguments)."""
     start = (
         [sys.executable, str(ROOT / "bench" / "profiled_server.py"), runs]
         if runs
-        else [sys.executable, "-m", "streamlit"]
+        else wrapper or [sys.executable, "-m", "streamlit"]
     )
     cmd = [
         *start, "run", "streamlit_app.py", "--server.headless=true",

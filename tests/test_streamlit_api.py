@@ -172,10 +172,9 @@ def test_a_tokenizer_loaded_outside_a_run_makes_streamlit_log_nothing(streamlit_
     """What the count route's threads do on a keystroke, before any page loaded the tokenizer.
     Streamlit warns "missing ScriptRunContext" when a cached function shows its spinner outside a
     run: the route's loads show none."""
-    from ui.state import _cached_builtin, _loaded_builtin, builtin_tokenizer
+    from ui.state import _cached_builtin, builtin_tokenizer
 
     _cached_builtin.clear()
-    _loaded_builtin.clear()
     got = []
     thread = threading.Thread(target=lambda: got.append(builtin_tokenizer("r50k_base")), name="tw-count_0")
     thread.start()

@@ -11,11 +11,11 @@ is made of, and the worker rebuilds it once per id (ids are hashes of that conte
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .tokenizers import BUILTINS, HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo, load_builtin
+from .tokenizers import BUILTINS, HFTokenizer, TiktokenTokenizer, Tokenizer, TokenizerInfo
+from .tokenizers.registry import builtin
 
 _REBUILT_KEPT = 4  # a worker keeps this many users' tokenizers rebuilt (each can be tens of MB)
 
@@ -74,23 +74,10 @@ def portable_all(toks: list[Tokenizer]) -> tuple[TokenizerRef, ...] | None:
 _rebuilt: OrderedDict[str, Tokenizer] = OrderedDict()
 
 
-_builtins: dict[str, Tokenizer] = {}
-_loading: dict[str, threading.Lock] = {}
-_loading_lock = threading.Lock()
-
-
 def cached_builtin(tokenizer_id: str) -> Tokenizer:
-    """A built-in tokenizer, loaded once per process (then reused by every job); a job asking for
-    one that a warm-up thread is loading waits for it instead of loading it again."""
-    tok = _builtins.get(tokenizer_id)
-    if tok is not None:
-        return tok
-    with _loading_lock:
-        lock = _loading.setdefault(tokenizer_id, threading.Lock())
-    with lock:
-        if tokenizer_id not in _builtins:
-            _builtins[tokenizer_id] = load_builtin(tokenizer_id)
-        return _builtins[tokenizer_id]
+    """A built-in tokenizer, loaded once per process (the registry's one cache, shared with every
+    other caller of the process)."""
+    return builtin(tokenizer_id)
 
 
 def rebuild(ref: TokenizerRef) -> Tokenizer:

@@ -31,7 +31,14 @@ from tokenizer_core.jobs import Job, JobCancelled, JobError, JobPool, Progress, 
 from tokenizer_core.tasks import warm_steps
 from tokenizer_core.tokenizers import escape_markdown
 
-from .sessions import SessionStates, current_session_id, has_runtime, is_connected, session_count
+from .sessions import (
+    SessionStates,
+    current_session_id,
+    has_runtime,
+    is_connected,
+    kept_session_ids,
+    session_count,
+)
 
 # A session disconnected this long (not a network blip) loses its job, and its state is emptied
 # (its tokenizers, texts, results, uploads), also when Streamlit keeps the session for a reconnect.
@@ -84,6 +91,11 @@ class _SessionWatch:
         for sid in self.states.ended(now, SESSION_GRACE_SECONDS):
             if self.states.forget(sid):
                 self._trim_due = True
+        kept = kept_session_ids()
+        if kept is not None:
+            # a session emptied after its grace is gone for the app, though Streamlit keeps it for
+            # its TTL (120 s): with only such sessions left the shared caches go now, not then
+            sessions = self.states.live(kept)
         self.sessions_now(sessions, now)
         with self._lock:
             for job_id, (sid, job, since) in list(self._jobs.items()):

@@ -48,6 +48,16 @@ def session_count() -> int | None:
     return None if runtime is None else runtime._session_mgr.num_sessions()
 
 
+def kept_session_ids() -> list[str] | None:
+    """The ids of the sessions the server keeps (connected, or closed but kept for a reconnect);
+    None without a runtime or where the runtime does not list them."""
+    runtime = _runtime()
+    try:
+        return None if runtime is None else [info.session.id for info in runtime._session_mgr.list_sessions()]
+    except AttributeError:
+        return None
+
+
 def is_connected(session_id: str) -> bool:
     """True while a browser tab is connected to the session."""
     runtime = _runtime()
@@ -73,6 +83,17 @@ def _end_own_tokenizers(state: Any) -> None:
                 item.close()
 
 
+def _clear_widget_metadata(state: Any) -> None:
+    """Drop what `SessionState.clear` keeps: the widgets' metadata, whose callbacks and
+    `format_func`s close over the page's values (a Datasets page's dropped set, 5 MB, was held
+    this way until Streamlit dropped the session, its TTL later)."""
+    for holder, name in ((getattr(state, "_new_widget_state", None), "widget_metadata"),
+                         (state, "_current_interaction_widget_states")):  # fmt: skip
+        value = getattr(holder, name, None)
+        if hasattr(value, "clear"):
+            value.clear()
+
+
 class SessionStates:
     """The session state of every session that ran a script, by session id (held until `forget`
     empties it; a connected session's state is Streamlit's to keep anyway)."""
@@ -81,6 +102,7 @@ class SessionStates:
         self._lock = threading.Lock()
         self._states: dict[str, Any] = {}  # session id -> its SessionState (no weakref: it has slots)
         self._gone_since: dict[str, float] = {}
+        self._ended: set[str] = set()  # emptied, while Streamlit may still keep them for a reconnect
 
     def note(self) -> None:
         """Note the session running this script (cheap: call on every run)."""
@@ -93,6 +115,7 @@ class SessionStates:
             # the SessionState behind st.session_state (the wrapper is made anew for each run)
             self._states[ctx.session_id] = ctx.session_state._state
             self._gone_since.pop(ctx.session_id, None)
+            self._ended.discard(ctx.session_id)  # came back after its state was emptied
 
     def known(self) -> list[str]:
         with self._lock:
@@ -112,16 +135,25 @@ class SessionStates:
                 out.append(sid)
         return out
 
+    def live(self, kept: list[str]) -> int:
+        """How many of the sessions Streamlit keeps (`kept`) have not ended for the app (a session
+        emptied after its grace counts as gone, whatever Streamlit keeps of it)."""
+        with self._lock:
+            self._ended &= set(kept)
+            return sum(1 for sid in kept if sid not in self._ended)
+
     def forget(self, session_id: str) -> bool:
         """Empty the session's state (every key and widget value) and drop its uploaded files;
         True when there was a state to empty."""
         with self._lock:
             state = self._states.pop(session_id, None)
             self._gone_since.pop(session_id, None)
+            self._ended.add(session_id)
         if state is not None:
             # no script of the session runs: Streamlit stopped it when its tab went (grace ago)
             _end_own_tokenizers(state)
             state.clear()
+            _clear_widget_metadata(state)
         runtime = _runtime()
         if runtime is not None:
             runtime.uploaded_file_mgr.remove_session_files(session_id)

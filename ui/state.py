@@ -20,17 +20,19 @@ from typing import TypeVar
 
 import streamlit as st
 
-from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, VocabularyError, load_builtin
+from tokenizer_core import BUILTINS, Tokenizer, TokenizerUnavailable, VocabularyError
 from tokenizer_core.tokenizers import TokenizerInfo, builtin_infos
+from tokenizer_core.tokenizers.registry import builtin
 from ui.sessions import current_session_id
 
 _SESSION_KEY = "session_tokenizers"
 R = TypeVar("R")
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
 def _loaded_builtin(tokenizer_id: str) -> Tokenizer:
-    return load_builtin(tokenizer_id)
+    # the process's one cache of built-in tokenizers (the registry's), shared with the jobs that
+    # run in this process: each tokenizer is held once
+    return builtin(tokenizer_id)
 
 
 @st.cache_resource(show_spinner="Loading tokenizer (once per server)...", max_entries=32)

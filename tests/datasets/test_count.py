@@ -275,3 +275,15 @@ def test_remembered_counts_are_the_tokenizers_own():
     assert [mem.count(t) for t in texts] == [tok.count(t) for t in texts]
     assert mem.count_many(texts) == tok.count_many(texts)
     assert mem.special_tokens == tok.special_tokens and mem.info is tok.info
+
+
+def test_remembered_counts_hold_a_bounded_number_of_characters(monkeypatch):
+    """A set whose every row is different must not leave every row's text in the worker."""
+    from tokenizer_core.datasets import count as count_module
+
+    monkeypatch.setattr(count_module, "MEMO_TOTAL_CHARS", 1_000)
+    tok = builtin("o200k_base")
+    mem = count_module.RememberedCounts(tok)
+    texts = [f"row {i}: " + "word " * 40 for i in range(100)]  # 100 texts of ~210 characters
+    assert [mem.count(t) for t in texts] == [tok.count(t) for t in texts]
+    assert sum(len(text) for text, _ in mem._memo) <= 1_000

@@ -241,3 +241,18 @@ def test_tampered_package_file_is_refused(tmp_path, monkeypatch, tid, rel):
 def test_all_builtins_listed_in_display_order():
     assert [i.id for i in builtin_infos()] == ALL_IDS
     assert ALL_IDS[:3] == ["o200k_base", "cl100k_base", "llama3"]
+
+
+def test_every_way_to_a_builtin_shares_one_loaded_tokenizer_per_process():
+    """The pages, the jobs (portable refs), the set counts and the notebook API's model names all
+    reach the registry's one cache: a tokenizer is loaded once, never held twice."""
+    from tokenizer_core.catalog.lookup import tokenizer_for
+    from tokenizer_core.datasets.count import tokenizer as set_tokenizer
+    from tokenizer_core.portable import cached_builtin, rebuild
+
+    tok = registry.builtin("r50k_base")
+    assert tok is cached_builtin("r50k_base") is rebuild("r50k_base") is set_tokenizer("r50k_base")
+    assert tokenizer_for("r50k_base") is tok
+    assert tokenizer_for("gpt-4o") is registry.builtin("o200k_base")  # a model's name: its tokenizer
+    assert "r50k_base" in registry.loaded_builtins()
+    assert load_builtin("r50k_base") is not tok  # load_builtin itself always loads a new copy

@@ -63,3 +63,51 @@ def test_with_nobody_left_the_shared_results_are_emptied(trims):
     assert store.get(("chunks", "digest")) is not None  # someone is still here
     _at(watch, 2040.0, 0)
     assert store.get(("chunks", "digest")) is None and trims == [1, -1, 0]
+
+
+class KeepingRuntime:
+    """A runtime that lists its sessions: Streamlit keeps a closed tab's session for its TTL."""
+
+    kept: list[str] = []
+    connected: set[str] = set()
+    files_dropped: list[str] = []
+
+    @classmethod
+    def exists(cls) -> bool:
+        return True
+
+    @classmethod
+    def instance(cls):
+        info = [types.SimpleNamespace(session=types.SimpleNamespace(id=s)) for s in cls.kept]
+        return types.SimpleNamespace(
+            _session_mgr=types.SimpleNamespace(
+                num_sessions=lambda: len(cls.kept), list_sessions=lambda: info
+            ),
+            is_active_session=lambda sid: sid in cls.connected,
+            uploaded_file_mgr=types.SimpleNamespace(remove_session_files=cls.files_dropped.append),
+        )
+
+
+def test_sessions_emptied_after_their_grace_count_as_gone_while_streamlit_still_keeps_them(monkeypatch):
+    """The shared caches go once the last session's state was emptied (its grace, 20 s), not when
+    Streamlit drops the session object (its TTL, 120 s)."""
+    import time
+
+    import streamlit.runtime
+
+    calls: list[str] = []
+    monkeypatch.setattr(streamlit.runtime, "Runtime", KeepingRuntime)
+    monkeypatch.setattr(st.cache_data, "clear", lambda: calls.append("caches"))
+    monkeypatch.setattr(ui.jobs, "_trim_heap", lambda: calls.append("trim"))
+    KeepingRuntime.kept, KeepingRuntime.connected = ["a", "b"], {"a", "b"}
+    watch = ui.jobs._SessionWatch()
+    watch.states._states.update(a={"datasets_data": b"x" * 100}, b={"text": "y"})
+    t = time.monotonic()
+    watch.check(t)
+    KeepingRuntime.connected = set()  # both tabs closed; Streamlit keeps both sessions
+    watch.check(t + 2)
+    watch.check(t + 15)
+    assert calls == []  # within the grace: a network blip must not cost them their work
+    watch.check(t + 30)
+    assert watch.states.known() == [] and KeepingRuntime.kept == ["a", "b"]
+    assert calls == ["caches", "trim"]  # nobody left for the app: caches emptied, memory back

@@ -166,3 +166,32 @@ def test_a_session_that_ends_has_its_tokenizers_processes_ended():
     held = tok  # noqa: F841  (whatever else still holds the tokenizer, its process ends)
     assert states.forget("gone")
     assert not alive(pid)
+
+
+def test_an_ended_session_keeps_nothing_its_widgets_closed_over():
+    """`SessionState.clear` keeps the widgets' metadata, whose callbacks close over the page's
+    values: forgetting a session drops them too, so a set dropped on the Datasets page goes."""
+    import gc
+    import weakref
+
+    from streamlit.runtime.state.common import WidgetMetadata
+    from streamlit.runtime.state.session_state import SessionState
+
+    from ui.sessions import SessionStates
+
+    class Dropped:
+        data = b"x" * 1_000
+
+    dropped = Dropped()
+    gone = weakref.ref(dropped)
+    state = SessionState()
+    meta = WidgetMetadata(
+        "$$ID-shape", lambda v: v, lambda v: v, "string_value", callback=lambda held=dropped: held.data
+    )  # a widget whose callback closes over the dropped set
+    state._new_widget_state.widget_metadata["$$ID-shape"] = meta
+    del dropped, meta
+    states = SessionStates()
+    states._states["gone"] = state
+    assert states.forget("gone")
+    gc.collect()
+    assert gone() is None

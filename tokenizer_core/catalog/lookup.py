@@ -12,16 +12,12 @@ id (``"o200k_base"``). A tokenizer named this way is loaded once per process and
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 from ..tokenizers.encoders import Tokenizer
 from ..tokenizers.package_data import TokenizerUnavailable
-from ..tokenizers.registry import BUILTINS, load_builtin
+from ..tokenizers.registry import BUILTINS, builtin
 from .entries import MODELS, ModelEntry, canonical_id
-
-_loaded: dict[str, Tokenizer] = {}
-_lock = threading.Lock()
 
 
 def _model(name: str) -> ModelEntry | None:
@@ -45,11 +41,7 @@ def tokenizer_for(name: str) -> Tokenizer:
             name, "no model or tokenizer of that name",
             f"use a model id such as 'gpt-4o' (tokenizer_core.MODELS) or one of {', '.join(BUILTINS)}",
         )  # fmt: skip
-    with _lock:
-        tok = _loaded.get(tokenizer_id)
-        if tok is None:
-            tok = _loaded[tokenizer_id] = load_builtin(tokenizer_id)
-    return tok
+    return builtin(tokenizer_id)
 
 
 def chat_format_of(name: str) -> str | None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..catalog.images import ImagePart
 from ..tokenizers.encoders import Tokenizer
-from ..tokenizers.registry import load_builtin
+from ..tokenizers.registry import builtin
 from ..workspace.chat import count_request
 from ..workspace.formats import ChatRenderError
 from .archive import Skipped
@@ -115,14 +115,17 @@ class Counted:
         return len(self.ids)
 
 
-@functools.cache
 def tokenizer(tokenizer_id: str) -> Tokenizer:
-    """A built-in tokenizer, loaded once per process (each worker keeps its own)."""
-    return load_builtin(tokenizer_id)
+    """A built-in tokenizer, loaded once per process (each worker keeps its own: the registry's
+    one cache, so a worker that also ran page jobs holds it once)."""
+    return builtin(tokenizer_id)
 
 
 MEMO_CHARS = 4_096  # texts up to this long have their counts remembered
 MEMO_ENTRIES = 20_000
+# ...and all of them together up to this many characters: a set whose every row is different
+# (each user message once) would otherwise keep 20,000 texts, up to 80 MB, in every worker
+MEMO_TOTAL_CHARS = 2_000_000
 
 
 class RememberedCounts:
@@ -137,6 +140,7 @@ class RememberedCounts:
     def __init__(self, tok: Tokenizer) -> None:
         self._tok = tok
         self._memo: dict[tuple[str, bool], int] = {}
+        self._chars = 0  # of the texts in the memo
         self._specials: Mapping[str, int] | None = None
 
     def count(self, text: str, *, allow_special: bool = False) -> int:
@@ -145,9 +149,11 @@ class RememberedCounts:
         key = (text, allow_special)
         n = self._memo.get(key)
         if n is None:
-            if len(self._memo) >= MEMO_ENTRIES:
+            if len(self._memo) >= MEMO_ENTRIES or self._chars + len(text) > MEMO_TOTAL_CHARS:
                 self._memo.clear()
+                self._chars = 0
             n = self._memo[key] = self._tok.count(text, allow_special=allow_special)
+            self._chars += len(text)
         return n
 
     def count_many(self, texts: Sequence[str], *, allow_special: bool = False) -> list[int]:
