@@ -74,9 +74,9 @@ def cluster():
 
 
 def _tokenizers_loaded() -> int:
-    from tokenizer_core.datasets.count import tokenizer
+    from tokenizer_core.tokenizers.registry import loaded_builtins
 
-    return tokenizer.cache_info().currsize
+    return len(loaded_builtins())
 
 
 def _same(a, b) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -580,24 +580,9 @@ def split_lines(data: bytes) -> list[bytes]:
     return lines
 
 
-def table_rows(
-    columns: Sequence[Sequence[object]], *, ids: Sequence[object] | None, first_row: int
-) -> list[Row]:
-    """Text rows from table columns (their cells joined by a blank line; empty cells left out)."""
-    n = len(columns[0]) if columns else 0
-    out = []
-    for i in range(n):
-        cells = [c[i] for c in columns]
-        text = "\n\n".join(str(v) for v in cells if v is not None and v != "")
-        row_no = first_row + i
-        rid = str(ids[i]) if ids is not None and ids[i] is not None else f"row {row_no}"
-        out.append(Row(rid, row_no, text=text))
-    return out
-
-
 __all__ = [
     "BATCH_ENDPOINTS", "BATCH_KEYS", "CHAT_SHAPES", "MAX_EMBEDDING_INPUTS", "REQUEST_FAILURES", "ROW_READERS", "Row",
     "RowError",
     "anthropic_batch_row", "batch_row", "finetune_row", "gemini_batch_row", "mistral_batch_row", "parse_lines",
-    "split_lines", "table_rows", "text_row",
+    "split_lines", "text_row",
 ]  # fmt: skip

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 
 from .archive import ArchivePlan, Skipped, read_files
 from .limits import MAX_LINE_BYTES, DatasetError, mb
-from .rows import Row, RowError, split_lines, table_rows
+from .rows import Row, RowError, split_lines
 from .textfile import BOM, array_lines, check_array_size, json_array, not_utf8
 
 Source = bytes | str | os.PathLike[str]
@@ -44,6 +44,21 @@ class Task:
     text_field: str = "text"
     id_field: str | None = None
     skipped: tuple[Skipped, ...] = field(default=())
+
+
+def table_rows(
+    columns: Sequence[Sequence[object]], *, ids: Sequence[object] | None, first_row: int
+) -> list[Row]:
+    """Text rows from table columns (their cells joined by a blank line; empty cells left out)."""
+    n = len(columns[0]) if columns else 0
+    out = []
+    for i in range(n):
+        cells = [c[i] for c in columns]
+        text = "\n\n".join(str(v) for v in cells if v is not None and v != "")
+        row_no = first_row + i
+        rid = str(ids[i]) if ids is not None and ids[i] is not None else f"row {row_no}"
+        out.append(Row(rid, row_no, text=text))
+    return out
 
 
 class _Open:
