@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 
@@ -33,6 +34,25 @@ settings.load_profile("default")
 
 ALL_IDS = list(BUILTINS)
 
+# Tests that start a real app server (and, for tests/e2e, Chromium). The test command runs the
+# suite on two pytest-xdist workers with `--dist loadgroup`: these form one group, run one after
+# another on one worker, so that two servers and browsers never share the machine's cores while
+# the other worker runs the rest.
+SERVER_TESTS = (
+    "tests/e2e/",
+    "tests/test_e2e_logcheck.py",
+    "tests/test_hosting_errors.py",
+    "tests/ui/test_serving_jobs.py",
+    "tests/ui/test_session_memory.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the group marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SERVER_TESTS):
+            item.add_marker(pytest.mark.xdist_group("server"))
+
 
 @functools.cache
 def builtin(tokenizer_id: str) -> Tokenizer:
@@ -46,20 +66,45 @@ def any_builtin(request) -> Tokenizer:
     return builtin(request.param)
 
 
-@pytest.fixture
-def app():
-    """A fresh AppTest of the whole app (entry file), run once; cached results cleared.
+def open_app(page: str | None = None, *, timeout: float = 60, state: dict | None = None):
+    """A fresh AppTest of the whole app (entry file, sidebar and navigation) run once on `page`
+    (e.g. "app_pages/bpe.py"; the home page when None), with no exception; cached results cleared.
 
+    The page is asked for on the first run, as a deep link does, so the home page is never run
+    first. `state` is set after that run, as the user's choices would be, and the page run again.
     Tokenizers stay cached between tests (st.cache_resource): they are immutable and slow to load.
     """
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
     st.cache_data.clear()
-    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at = AppTest.from_file(ENTRY, default_timeout=timeout)
+    if page is not None:
+        at.switch_page(page)
     at.run()
     assert not at.exception, at.exception
+    if state:
+        for key, value in state.items():
+            at.session_state[key] = copy.deepcopy(value)  # a test may change its own
+        at.run()
+        assert not at.exception, at.exception
     return at
+
+
+@pytest.fixture
+def app():
+    """A fresh AppTest of the whole app on its home page (see `open_app`)."""
+    return open_app()
+
+
+@pytest.fixture
+def page(request):
+    """A fresh AppTest on the page under test: the test module's `PAGE` (e.g. "app_pages/bpe.py"),
+    with its optional `PAGE_STATE` set (see `open_app`) and `PAGE_TIMEOUT` (seconds, default 60)."""
+    module = request.module
+    return open_app(
+        module.PAGE, timeout=getattr(module, "PAGE_TIMEOUT", 60), state=getattr(module, "PAGE_STATE", None)
+    )
 
 
 def token_views(at) -> list[dict]:
