@@ -35,9 +35,8 @@ settings.load_profile("default")
 ALL_IDS = list(BUILTINS)
 
 # Tests that start a real app server (and, for tests/e2e, Chromium). The test command runs the
-# suite on two pytest-xdist workers with `--dist loadgroup`: these form one group, run one after
-# another on one worker, so that two servers and browsers never share the machine's cores while
-# the other worker runs the rest.
+# suite in two pytest-xdist processes (`-n 2`): these tests form one unit of work, run one after
+# another in one process, so that two servers and browsers never share the machine's two cores.
 SERVER_TESTS = (
     "tests/e2e/",
     "tests/test_e2e_logcheck.py",
@@ -47,11 +46,28 @@ SERVER_TESTS = (
 )
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the group marks
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.nodeid.startswith(SERVER_TESTS):
-            item.add_marker(pytest.mark.xdist_group("server"))
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test is sent to a test process in: the server tests together, any other
+    test with the rest of its file (a module's fixtures, a Dask cluster for one, start once).
+
+    >>> work_unit("tests/bpe/test_io.py::test_x[a]"), work_unit("tests/e2e/test_bpe_browser.py::t")
+    ('tests/bpe/test_io.py', 'server')
+    """
+    return "server" if nodeid.startswith(SERVER_TESTS) else nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, called when -n is given
+def pytest_xdist_make_scheduler(config, log):
+    # xdist's own `--dist loadgroup` marks a group by renaming a test's node id, which pytest 9
+    # no longer allows; its load-scope scheduler with our units does the same. Units go out
+    # largest first: the server tests start at once, and the other process shares out the rest.
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return ByUnit(config, log)
 
 
 @functools.cache
