@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 
@@ -33,6 +34,41 @@ settings.load_profile("default")
 
 ALL_IDS = list(BUILTINS)
 
+# Tests that start a real app server (and, for tests/e2e, Chromium). The test command runs the
+# suite in two pytest-xdist processes (`-n 2`): these tests form one unit of work, run one after
+# another in one process, so that two servers and browsers never share the machine's two cores.
+SERVER_TESTS = (
+    "tests/e2e/",
+    "tests/test_e2e_logcheck.py",
+    "tests/test_hosting_errors.py",
+    "tests/ui/test_serving_jobs.py",
+    "tests/ui/test_session_memory.py",
+)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test is sent to a test process in: the server tests together, any other
+    test with the rest of its file (a module's fixtures, a Dask cluster for one, start once).
+
+    >>> work_unit("tests/bpe/test_io.py::test_x[a]"), work_unit("tests/e2e/test_bpe_browser.py::t")
+    ('tests/bpe/test_io.py', 'server')
+    """
+    return "server" if nodeid.startswith(SERVER_TESTS) else nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, called when -n is given
+def pytest_xdist_make_scheduler(config, log):
+    # xdist's own `--dist loadgroup` marks a group by renaming a test's node id, which pytest 9
+    # no longer allows; its load-scope scheduler with our units does the same. Units go out
+    # largest first: the server tests start at once, and the other process shares out the rest.
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return ByUnit(config, log)
+
 
 @functools.cache
 def builtin(tokenizer_id: str) -> Tokenizer:
@@ -46,20 +82,45 @@ def any_builtin(request) -> Tokenizer:
     return builtin(request.param)
 
 
-@pytest.fixture
-def app():
-    """A fresh AppTest of the whole app (entry file), run once; cached results cleared.
+def open_app(page: str | None = None, *, timeout: float = 60, state: dict | None = None):
+    """A fresh AppTest of the whole app (entry file, sidebar and navigation) run once on `page`
+    (e.g. "app_pages/bpe.py"; the home page when None), with no exception; cached results cleared.
 
+    The page is asked for on the first run, as a deep link does, so the home page is never run
+    first. `state` is set after that run, as the user's choices would be, and the page run again.
     Tokenizers stay cached between tests (st.cache_resource): they are immutable and slow to load.
     """
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
     st.cache_data.clear()
-    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at = AppTest.from_file(ENTRY, default_timeout=timeout)
+    if page is not None:
+        at.switch_page(page)
     at.run()
     assert not at.exception, at.exception
+    if state:
+        for key, value in state.items():
+            at.session_state[key] = copy.deepcopy(value)  # a test may change its own
+        at.run()
+        assert not at.exception, at.exception
     return at
+
+
+@pytest.fixture
+def app():
+    """A fresh AppTest of the whole app on its home page (see `open_app`)."""
+    return open_app()
+
+
+@pytest.fixture
+def page(request):
+    """A fresh AppTest on the page under test: the test module's `PAGE` (e.g. "app_pages/bpe.py"),
+    with its optional `PAGE_STATE` set (see `open_app`) and `PAGE_TIMEOUT` (seconds, default 60)."""
+    module = request.module
+    return open_app(
+        module.PAGE, timeout=getattr(module, "PAGE_TIMEOUT", 60), state=getattr(module, "PAGE_STATE", None)
+    )
 
 
 def token_views(at) -> list[dict]:

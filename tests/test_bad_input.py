@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.conftest import open_app
 from tokenizer_core import BPEError, load_bpe_model
 from tokenizer_core.bpe.io import FORMAT
 from tokenizer_core.bpe.model import parse_word_counts
@@ -45,8 +46,8 @@ def test_a_deeply_nested_file_is_a_bpe_error_not_a_recursion_error():
         load_bpe_model(b'{"merges": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
 
 
-def test_bpe_page_word_counts_of_ten_to_the_23_give_a_message(app):
-    at = app.switch_page("app_pages/bpe.py").run()
+def test_bpe_page_word_counts_of_ten_to_the_23_give_a_message():
+    at = open_app("app_pages/bpe.py")
     at.radio(key="bpe_format").set_value("counts").run()
     at.text_area(key="bpe_corpus_text").input("low 5\nlower 100000000000000000000000").run()
     at.button(key="bpe_train").click().run()
@@ -57,18 +58,12 @@ def test_bpe_page_word_counts_of_ten_to_the_23_give_a_message(app):
 # ----------------------------------------------------------------------------- item 5
 
 
-def _bpe(app):
-    at = app.switch_page("app_pages/bpe.py").run()
-    assert not at.exception, at.exception
-    return at
-
-
 def _captions(at) -> str:
     return "\n".join(c.value for c in at.caption).replace("\\", "")
 
 
-def test_bpe_number_inputs_say_their_range_and_training_says_what_it_uses(app):
-    at = _bpe(app)
+def test_bpe_number_inputs_say_their_range_and_training_says_what_it_uses():
+    at = open_app("app_pages/bpe.py")
     merges = at.number_input(key="bpe_merges")
     assert (merges.min, merges.max) == (0, 10_000)  # Streamlit refuses a value outside
     assert "0 to 10,000" in merges.label
@@ -100,10 +95,10 @@ def test_least_chunks_counts_the_overlap():
         assert least_chunks(tokens, size=size - 1, overlap=overlap) > 50_000 or size - 1 <= overlap
 
 
-def test_chunk_limit_counts_the_overlap_on_the_page(app):
+def test_chunk_limit_counts_the_overlap_on_the_page():
     from tokenizer_core.chunking import long_document
 
-    at = app.switch_page("app_pages/chunks.py").run()
+    at = open_app("app_pages/chunks.py")
     at.text_area(key="chunks_text").input(long_document()).run()
     at.selectbox(key="chunks_strategy").set_value("tokens").run()
     at.number_input(key="chunks_overlap").set_value(5).run()
@@ -190,8 +185,8 @@ def _page_bytes(at) -> int:
     return total
 
 
-def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small(app):
-    at = app.switch_page("app_pages/bpe.py").run()
+def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small():
+    at = open_app("app_pages/bpe.py")
     at.text_area(key="bpe_corpus_text").input(_cjk_corpus(300_000)).run()
     at.button(key="bpe_train").click().run()
     assert not at.exception, at.exception
@@ -201,7 +196,7 @@ def test_a_cjk_corpus_of_long_words_keeps_the_bpe_page_small(app):
     assert _page_bytes(at) < 2_000_000
 
 
-def test_text_without_spaces_has_a_lower_training_limit(app):
+def test_text_without_spaces_has_a_lower_training_limit():
     from tokenizer_core.bpe import UNSPACED_MAX_CHARS, corpus_limit
     from tokenizer_core.bpe.limits import unspaced_share
 
@@ -209,7 +204,7 @@ def test_text_without_spaces_has_a_lower_training_limit(app):
     assert unspaced_share(cjk) > 0.9 and unspaced_share("plain English words, and 你好") < 0.3
     assert corpus_limit(cjk, max_chars=2_000_000) == UNSPACED_MAX_CHARS
     assert corpus_limit("word " * 100, max_chars=2_000_000) == 2_000_000
-    at = app.switch_page("app_pages/bpe.py").run()
+    at = open_app("app_pages/bpe.py")
     at.text_area(key="bpe_corpus_text").input(cjk).run()
     assert not at.exception, at.exception
     warnings = [w.value for w in at.warning]

@@ -11,11 +11,7 @@ SEED_000 = "get / set / reset"
 SEED_004 = "low lower newest widest"
 
 
-@pytest.fixture
-def page(app):
-    at = app.switch_page("app_pages/bpe.py").run()
-    assert not at.exception, at.exception
-    return at
+PAGE = "app_pages/bpe.py"
 
 
 def _metric(at, label: str) -> str:

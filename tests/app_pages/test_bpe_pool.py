@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import open_app
+
 
 @pytest.fixture
-def pooled(monkeypatch, app):
+def pooled(monkeypatch):
     monkeypatch.setenv("TW_BPE_IN_PROCESS_MAX_CHARS", "0")  # every corpus goes to the pool
     monkeypatch.setenv("TW_WORKERS", "1")
-    at = app.switch_page("app_pages/bpe.py").run()
+    at = open_app("app_pages/bpe.py")
     assert not at.exception, at.exception
     return at
 

@@ -18,10 +18,7 @@ def ok(at):
     return at
 
 
-@pytest.fixture
-def page(app):
-    app.switch_page("app_pages/chunks.py").run()
-    return ok(app)
+PAGE = "app_pages/chunks.py"
 
 
 def set_text(at, text: str):

@@ -3,16 +3,11 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.app_pages.test_chunks import ok, set_text
+from tests.app_pages.test_chunks import set_text
 from tests.chunking.test_char_sizing import HINDI
 from tests.conftest import builtin
 
-
-@pytest.fixture
-def page(app):
-    return ok(app.switch_page("app_pages/chunks.py").run())
+PAGE = "app_pages/chunks.py"
 
 
 def test_a_hindi_document_cut_in_characters_goes_over(page):

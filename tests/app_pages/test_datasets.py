@@ -22,11 +22,7 @@ def ok(at):
     return at
 
 
-@pytest.fixture
-def page(app):
-    app.switch_page(PAGE).run()
-    app.session_state["datasets_models"] = list(MODELS)
-    return ok(app.run())
+PAGE_STATE = {"datasets_models": MODELS}
 
 
 def upload(at, name: str, data: bytes):

@@ -21,11 +21,7 @@ def ok(at):
     return at
 
 
-@pytest.fixture
-def page(app):
-    app.switch_page(PAGE).run()
-    app.session_state["datasets_models"] = ["gpt-4o"]
-    return ok(app.run())
+PAGE_STATE = {"datasets_models": ["gpt-4o"]}
 
 
 def upload(at, name: str, data: bytes):

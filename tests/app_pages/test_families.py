@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import builtin, shown_counts, token_views
+from tests.conftest import builtin, open_app, shown_counts, token_views
 from tests.helpers.chat import count_chat
 from tests.picker_helpers import choose, picker_data
 from tokenizer_core import chunk_text, language_table
@@ -71,8 +71,8 @@ def test_counter_counts_and_chat_formats(app):
     assert any("<|start|>" in v["text"] and "<|message|>" in v["text"] for v in views)
 
 
-def test_languages_page_shows_their_premium(app):
-    ok(app.switch_page("app_pages/languages.py").run())
+def test_languages_page_shows_their_premium():
+    app = open_app("app_pages/languages.py")
     ok(app.multiselect(key="languages_tokenizers").set_value(NEW).run())
     rows = language_table(load_parallel_sample(), [builtin(t) for t in NEW], base="en")
     expected = {s.tokenizer: f"{s.median_premium:.2f}×" for s in summarize(rows)}
@@ -81,10 +81,10 @@ def test_languages_page_shows_their_premium(app):
         assert shown[LABELS[tid]] == expected[LABELS[tid]]
 
 
-def test_identifiers_page_counts_with_them(app):
+def test_identifiers_page_counts_with_them():
     from tokenizer_core.identifiers import load_code_sample
 
-    ok(app.switch_page("app_pages/identifiers.py").run())
+    app = open_app("app_pages/identifiers.py")
     ok(app.multiselect(key="identifiers_tokenizers").set_value(NEW).run())
     text, _ = load_code_sample("Python: inventory service")
     table = next(df.value for df in app.dataframe if "identifier" in df.value.columns)
@@ -95,8 +95,8 @@ def test_identifiers_page_counts_with_them(app):
 
 
 @pytest.mark.parametrize("tid", NEW)
-def test_chunks_page_chunks_in_their_tokens(app, tid):
-    ok(app.switch_page("app_pages/chunks.py").run())
+def test_chunks_page_chunks_in_their_tokens(tid):
+    app = open_app("app_pages/chunks.py")
     text = load_chunk_sample("prose")
     ok(app.text_area(key="chunks_text").input(text).run())
     ok(app.selectbox(key="chunks_tokenizer").set_value(tid).run())

@@ -5,8 +5,8 @@ The inputs are those of the hostile-input reports: a user's tokenizer that passe
 check and fails on longer text (and has a Markdown name), deeply nested JSON in tools, chat
 messages, versions and files, malformed versions, counts far over the caps, a number of
 thousands of digits, a lone surrogate (half an emoji, as a browser can send it), binary files.
-On each page: the user's tokenizer is chosen, hostile text entered, every file box given every
-hostile file, then every enabled button clicked, one at a time.
+On each page: the user's tokenizer is chosen, then hostile text entered (one case) or every file
+box given every hostile file (another), then every enabled button clicked, one at a time.
 """
 
 from __future__ import annotations
@@ -201,10 +201,19 @@ def own_tokenizer(monkeypatch):
     return bad
 
 
-@pytest.mark.parametrize(
-    "page", ["counter", "datasets", "bpe", "languages", "identifiers", "chunks", "inside"]
-)
-def test_every_page_and_button_with_hostile_input(page, errors_logged, own_tokenizer):
+PAGES = ["counter", "datasets", "bpe", "languages", "identifiers", "chunks", "inside"]
+
+
+# Hostile texts on each page with a text box, hostile files on every page, every button clicked
+# after either: short cases that the test processes share out.
+# ("inside" has no file box of its own.)
+CASES = [(p, "texts") for p in PAGES if p == "counter" or p in TEXT_BOXES] + [
+    (p, "files") for p in PAGES if p != "inside"
+]
+
+
+@pytest.mark.parametrize(("page", "given"), CASES, ids=[f"{p}-{g}" for p, g in CASES])
+def test_every_page_and_button_with_hostile_input(page, given, errors_logged, own_tokenizer):
     import streamlit as st
 
     st.cache_data.clear()
@@ -213,17 +222,20 @@ def test_every_page_and_button_with_hostile_input(page, errors_logged, own_token
     at.session_state["session_tokenizers"] = {bad.id: bad}
     if page == "counter":
         at.query_params.update(LINK)
+    else:  # opened on the page itself, as a link to it does
+        at.switch_page(f"app_pages/{page}.py")
     c = Checked(at, errors_logged)
-    c.run("opening the app")
-    if page != "counter":
-        c.run(f"opening {page}", lambda: at.switch_page(f"app_pages/{page}.py"))
+    c.run(f"opening {page}")
     _choose_own_tokenizer(c, page, bad.id)
-    for text in TEXTS:
-        _enter(c, page, text)
-    _upload_everything(c, page)
+    if given == "texts":
+        for text in TEXTS:
+            _enter(c, page, text)
+    else:
+        _upload_everything(c, page)
     _click_everything(c)
     if page == "counter":  # and the other prompt mode, with its own buttons
         mode = at.segmented_control(key="workspace_mode")
         c.run("switching the prompt mode", lambda: mode.set_value("text" if mode.value == "chat" else "chat"))
         _click_everything(c)
-    assert c.steps >= 10  # it really drove the page
+    # it really drove the page: every text entered, or every file into a box at least
+    assert c.steps >= 1 + (len(TEXTS) - 1 if given == "texts" else len(FILES)), c.steps

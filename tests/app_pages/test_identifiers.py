@@ -13,13 +13,6 @@ from tokenizer_core.identifiers.greedy import SEED_VOCAB
 PAGE = "app_pages/identifiers.py"
 
 
-@pytest.fixture
-def page(app):
-    app.switch_page(PAGE).run()
-    assert not app.exception, app.exception
-    return app
-
-
 def shown(table):
     """A static table as the user reads it: it is Markdown, so names come escaped (`cl100k\\_base`)."""
     plain = lambda v: re.sub(r"\\(.)", r"\1", v).replace("\u2060", "") if isinstance(v, str) else v  # noqa: E731

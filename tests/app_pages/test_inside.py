@@ -4,9 +4,8 @@ and a sentence (never a traceback) for bad input."""
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ENTRY, builtin
+from tests.conftest import builtin
 from tokenizer_core.inside import inspect_text, machine_for
 
 STEPS = [
@@ -15,16 +14,8 @@ STEPS = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def page():
-    import streamlit as st
-
-    st.cache_data.clear()
-    at = AppTest.from_file(ENTRY, default_timeout=180)
-    at.run()
-    at.switch_page("app_pages/inside.py").run()
-    assert not at.exception, at.exception
-    return at
+PAGE = "app_pages/inside.py"
+PAGE_TIMEOUT = 180
 
 
 def _type(at, text: str) -> None:

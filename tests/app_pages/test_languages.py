@@ -15,13 +15,6 @@ PAGE = "app_pages/languages.py"
 EDITOR = "languages_editor"
 
 
-@pytest.fixture
-def page(app):
-    app.switch_page(PAGE).run()
-    assert not app.exception, app.exception
-    return app
-
-
 @pytest.fixture(scope="module")
 def sample():
     return {l.code: l for l in load_parallel_sample()}

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from tests.conftest import builtin
+from tests.conftest import builtin, open_app
 from tokenizer_core.languages import load_parallel_sample
 from tokenizer_core.languages.why import premium_reasons, why_sentence
 from tokenizer_core.tokenizers import escape_markdown
 from ui.languages.choices import SELECTED
 
 
-def test_each_tokenizer_names_its_dearest_language_and_why(app):
-    app.switch_page("app_pages/languages.py").run()
+def test_each_tokenizer_names_its_dearest_language_and_why():
+    app = open_app("app_pages/languages.py")
     assert not app.exception
     expander = next(e for e in app.expander if e.label == "Why premiums differ")
     shown = "\n".join(str(m.value) for m in expander.markdown)

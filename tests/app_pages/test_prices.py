@@ -11,7 +11,7 @@ import pytest
 from genai_prices import Usage, calc_price
 
 from tests.catalog.test_prices import API_NAMES
-from tests.conftest import builtin
+from tests.conftest import builtin, open_app
 from tests.picker_helpers import choose, picker_data
 from tokenizer_core.catalog.entries import CATALOG, MODELS
 from tokenizer_core.catalog.source import NOON, RATE_OPTIONS, parse_ref
@@ -71,8 +71,8 @@ def test_every_counted_catalog_model_costs_what_the_source_computes_on_the_promp
 
 
 @pytest.mark.parametrize("tin", [1_000, 300_000])  # below and above every tier start (272K, 200K, 100K)
-def test_every_counted_catalog_model_costs_what_the_source_computes_on_language_costs(app, tin):
-    app.switch_page("app_pages/languages.py").run()
+def test_every_counted_catalog_model_costs_what_the_source_computes_on_language_costs(tin):
+    app = open_app("app_pages/languages.py")
     app.session_state["languages_cost_models"] = [m.id for m in COUNTED]
     app.number_input(key="languages_requests").set_value(3)
     app.number_input(key="languages_in_tokens").set_value(tin)
