@@ -352,7 +352,7 @@ def default_engine() -> Engine:
         from distributed import Client
 
         try:
-            client = Client(address, timeout=10, set_as_default=False)
+            client = _connect(Client, address)
         except (OSError, TimeoutError) as exc:
             raise DatasetError(
                 f"The counting cluster at {address} could not be reached ({exc}). "
@@ -364,6 +364,19 @@ def default_engine() -> Engine:
         remote = _DEFAULT["remote"] = DaskEngine(client)
         remote.address = address  # type: ignore[attr-defined]
         return remote
+
+
+def _connect(client_class: Any, address: str, tries: int = 2) -> Any:
+    """A client of the scheduler at `address`. Under heavy load distributed's handshake can fail
+    on its own check of the scheduler's first reply (an AssertionError, seen in this project's
+    tests on a loaded machine): that is tried once more; a scheduler that cannot be reached is not."""
+    for attempt in range(tries):
+        try:
+            return client_class(address, timeout=10, set_as_default=False)
+        except AssertionError:
+            if attempt == tries - 1:
+                raise TimeoutError("the scheduler's handshake failed twice") from None
+    raise AssertionError("unreachable")
 
 
 def engine_for(engine: str | Engine | Any, *, units: int, small: int) -> Engine:
