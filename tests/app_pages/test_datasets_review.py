@@ -3,7 +3,7 @@ public tokenizer (Anthropic's)."""
 
 from __future__ import annotations
 
-from tests.app_pages.test_datasets import page, upload  # noqa: F401  (the page fixture)
+from tests.app_pages.test_datasets import PAGE, PAGE_STATE, upload  # noqa: F401  (for the shared page fixture)
 from tests.datasets.samples import jsonl
 
 

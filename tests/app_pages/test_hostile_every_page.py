@@ -162,7 +162,12 @@ def _upload_everything(c: Checked, page: str) -> None:
     the same on every page: tried on the first page only."""
     for key in [u.key for u in c.at.file_uploader if page == "counter" or u.key != "custom_tok_file"]:
         for name, data in FILES.items():
-            uploader = c.at.file_uploader(key=key)
+            # a box that takes a file and is drawn again empty (the workspace's image boxes) has a
+            # new key: the same box is the one whose key differs only in its last part
+            boxes = {u.key: u for u in c.at.file_uploader}
+            stem = key.rsplit("_", 1)[0]
+            uploader = boxes.get(key) or next(u for k, u in boxes.items() if k.rsplit("_", 1)[0] == stem)
+            key = uploader.key
             allowed = list(uploader.allowed_type or [])
             if allowed and not any(name.endswith(ext) for ext in allowed):
                 name = name.rsplit(".", 1)[0] + allowed[0]

@@ -173,6 +173,7 @@ def test_a_broken_tokenizer_shows_its_fix_and_the_others_still_count(tmp_path, m
     from tokenizer_core.tokenizers import registry
 
     monkeypatch.setattr(registry, "DATA_DIR", tmp_path)  # r50k_base.tiktoken is "missing"
+    monkeypatch.setattr(registry, "_loaded", {})  # the process's loaded tokenizers, as if none were
     st.cache_resource.clear()
     try:
         at = AppTest.from_file(ENTRY, default_timeout=60)

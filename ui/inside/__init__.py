@@ -247,7 +247,7 @@ def merges(tok: Tokenizer, w: Walkthrough) -> None:
         st.session_state[PIECE_FOR] = here
     labels = {p.index: f"{p.index + 1}: {visible_whitespace(p.text)[:40]}" for p in offered}
     index = st.selectbox(
-        "Piece to take apart", options, format_func=labels.get, key=PIECE,
+        "Piece to take apart", options, format_func=labels.get, key=PIECE, persist_state="page",
         help="Any piece of your text; the first one that takes a few steps is chosen for you.",
     )  # fmt: skip
     piece = w.pieces[index]
