@@ -106,7 +106,7 @@ def test_a_large_document_shows_progress_and_cancel_keeps_it(app_page, server_ur
         cancel = app_page.main.locator("[class*='_cancel']").get_by_role("button", name="Cancel")
         expect(cancel).to_be_visible()
         cancel.click()
-        expect(app_page.main.get_by_text("Chunking cancelled.", exact=False)).to_be_visible(timeout=60_000)
+        expect(app_page.main.get_by_text("Chunking cancelled.", exact=False)).to_be_visible(timeout=150_000)
     app_page.settle()
     assert (
         app_page.main.get_by_test_id("stTextArea")
