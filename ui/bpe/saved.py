@@ -10,7 +10,7 @@ import streamlit as st
 from tokenizer_core.bpe import BPEError, load_bpe_model, save_bpe_model
 
 
-def bpe_extra() -> dict:
+def extra() -> dict:
     model = st.session_state.get("bpe_model")
     if model is None:
         return {}
@@ -24,10 +24,11 @@ def bpe_extra() -> dict:
     }
 
 
-def bpe_restore(values: dict, notes: list[str]) -> bool:
+def restore(values: dict, notes: list[str]) -> bool:
     from ..jobs import cancel_job
     from .model import set_model
 
+    st.session_state["bpe_initialized"] = True  # the saved options, not the first preset's
     if "_model" not in values:
         return True
     try:
