@@ -189,9 +189,6 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
             on_answer_change=_on_answer, on_file_change=_on_file, on_kept_change=_on_kept,
             on_go_change=_on_go,
         )  # fmt: skip
-    for note in work.notes[:5]:
-        st.toast(escape_markdown(note), icon=":material/history:")
-    work.notes.clear()
     if work.stage == "files":
         _add_back(work, add)
         if not need:
@@ -201,6 +198,9 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
     if work.stage != "done":
         st.container(key="saved_work_restoring").caption("Restoring your work...")  # the tests' marker too
         st.stop()
+    for note in work.notes[:5]:
+        st.toast(escape_markdown(note), icon=":material/history:")
+    work.notes.clear()
 
 
 def _value(name: str) -> object:
@@ -225,7 +225,11 @@ def _on_answer() -> None:
 
 
 def _on_file() -> None:
-    work, value = saved_work(), _value("file")
+    take_file(saved_work(), _value("file"))
+
+
+def take_file(work: SavedWork, value: object) -> None:
+    """The browser sent a kept tokenizer's file the server asked for: checked, added by the run."""
     if work.stage != "files" or not isinstance(value, dict) or value.get("id") not in work.own:
         return
     kept, problem = core.unpack_tokenizer(value.get("entry")) if value.get("entry") else (None, None)
@@ -264,6 +268,7 @@ def _add_back(work: SavedWork, add: Callable[..., tuple[str, str]]) -> None:
                         f"Your tokenizer {name or kept.file_name} was kept in this browser but could not be "
                         f"added again: {exc}"
                     )
+                    break
             files.pop(tid, None)
 
 
