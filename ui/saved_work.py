@@ -4,20 +4,19 @@ user's own tokenizers as files in its IndexedDB (JavaScript: ui/components/saved
 A reload starts a new session. Its first runs draw no page: they ask the browser what it kept,
 add the user's own tokenizers again, put every page's saved values into session state and only
 then let the page run. So every widget is created from the saved values, and nothing the user
-typed or clicked can meet a late restore. Each stage stops the run (`st.stop`) and waits for the
-browser, which sends what the stage asks for again until the server moves on (a message can be
-lost):
+types can meet a late restore. Each stage stops the run and waits for the browser, which sends
+what the stage asks for again every few seconds until the server moves on (a message can be lost):
 
     asking  the browser sends every page's saved text and the ids and names of its tokenizers
-    files   each own tokenizer is added again; its file comes from the server's copy (by id, a
-            hash of the file and its settings) or, when the server no longer has it, from the browser
+    files   each own tokenizer is added again, from the server's copy of its file (by id, a hash
+            of the file and its settings) or, when the server no longer has it, the browser's
     go      the values are in session state; the browser asks for the run that draws the page
             (values written in a run that also draws their widgets would make Streamlit warn)
     done    each run of a page gives the browser the page's values when they changed
 
 A build takes seconds, and a newer run (a click) starts at once while the build's run goes on
-until its next use of session state. So a build holds `SavedWork.building`, and writes only to
-objects taken before it; each run waits for the lock before it reads the session's tokenizers.
+until its next use of session state. So a build holds `SavedWork.building` and writes only to
+objects taken before it, and each run waits for that lock before it reads the session's tokenizers.
 """
 
 from __future__ import annotations
@@ -42,72 +41,45 @@ from .components import read
 from .state import session_tokenizers
 
 PREFIX = "tokenizer-workbench/"
-TRIES = 3  # adds of a tokenizer the server was too busy to start, one second apart
+TRIES = 3  # adds of a tokenizer the server was too busy to start, a second apart
 FILES_MB = 256  # the server's copies of own tokenizers' files, all sessions together
 
-# What each page keeps, by session-state key (or a regular expression of keys) and kind. Buttons,
-# uploads, data editors and components are never here: Streamlit refuses to have them set.
-PAGES: dict[str, dict[str, str]] = {
-    "workspace": {
-        "workspace_text": "str", "workspace_mode": "str", "workspace_tokenizers": "strs", "workspace_chat_tools": "str",
-        "workspace_special": "bool", "workspace_ctx": "str", "workspace_ctx_custom": "int", "workspace_view": "str",
-        "workspace_ws": "bool", "workspace_diff": "bool", "workspace_out_tokens": "int", "workspace_cached_tokens": "int",
-        "workspace_requests": "int", "workspace_version_name": "str", "prices_rate": "str", "workspace_sample": "str",
-        "workspace_part": "int", "workspace_cmp_a": "int", "workspace_cmp_b": "int", "workspace_cmp_tok": "str",
-        "workspace_share_chunks": "int", "workspace_share_chunk_tokens": "int", "workspace_share_answer": "int",
-        "_chat": "json", "_versions": "json", "_prices": "json",
-    },
-    "bpe": {
-        "bpe_corpus_text": "str", "bpe_corpus_sample": "str", "bpe_format": "str", "bpe_symbols": "str",
-        "bpe_marker": "str", "bpe_marker_custom": "str", "bpe_pretok": "str", "bpe_tie": "str", "bpe_stop": "str",
-        "bpe_merges": "int", "bpe_vocab": "int", "bpe_minfreq": "int", "bpe_probe": "str",
-        "bpe_words_order": "str", "bpe_reg_name": "str", "bpe_last_preset": "str",
-        "_model": "str", "_fp": "str", "_words": "json",
-    },
-    "languages": {
-        "languages_selected": "strs", "languages_tokenizers": "strs", "languages_base": "str",
-        "languages_requests": "int", "languages_in_tokens": "int", "languages_out_tokens": "int",
-        "languages_share": "float", "languages_left": "str", "languages_right": "str", "languages_pair_tok": "str",
-        "languages_pair_ws": "bool", "languages_cost_models": "strs", "prices_rate": "str", "_texts": "json",
-    },
-    "identifiers": {
-        "identifiers_text": "str", "identifiers_sample": "str", "identifiers_tokenizers": "strs",
-        "identifiers_language": "str", "identifiers_strings": "bool", "identifiers_comments": "bool",
-        "identifiers_add_greedy": "bool", "identifiers_greedy_vocab": "str", "identifiers_greedy_text": "str",
-        "identifiers_try_name": "str", "identifiers_filter": "str", "identifiers_builtins": "bool",
-        "identifiers_styles": "strs", "identifiers_min_chars": "int", "identifiers_min_occ": "int",
-        "identifiers_sort": "str", "identifiers_top_n": "int", "identifiers_split_mode": "str",
-        "identifiers_inspect": "str", "identifiers_view_tok": "str", "identifiers_view_line": "int",
-    },
-    "inside": {"inside_text": "str", "inside_tokenizer": "str", "inside_compare": "strs"},
-    "datasets": {  # the settings and a pasted list; a dropped file is the browser's to give again
-        "datasets_paste": "str", "datasets_models": "strs", "datasets_budget": "int", "datasets_output": "int",
-        "datasets_tpm": "int", "datasets_epochs": "int", "datasets_file_models": "bool",
-        "datasets_output_mode": "str", "datasets_output_share": "int", "datasets_enqueued": "int",
-        "datasets_training_price": "float", "datasets_last": "json",
-    },
-    "chunks": {
-        "chunks_text": "str", "chunks_sample": "str", "chunks_strategy": "str", "chunks_tokenizer": "str",
-        "chunks_model": "str", "chunks_size": "int", "chunks_overlap_unit": "str", "chunks_overlap": "int",
-        "chunks_overlap_pct": "float", "chunks_ws": "bool", "chunks_first": "int",
-    },
-}  # fmt: skip
 
-# Values that change with a click and are small: kept in a second entry per page
-# (``tokenizer-workbench/<page>#light``), so a click sends a few bytes, not the page's whole
-# snapshot (the BPE playground's holds the corpus and the trained model, up to 2 MB). They are
-# put back after the page's other work (the step needs its model).
-LIGHT: dict[str, dict[str, str]] = {"bpe": {"bpe_step": "int"}}
-LIGHT_MAX_BYTES = 10_000
+def _keys(page: str, words: str) -> dict[str, str]:
+    """A page's keys and kinds (tokenizer_core.saved_work) from "name:kind" words, the kind "str"
+    when left out, the page's prefix added unless the name starts with "/":
+    ``_keys("bpe", "merges:int /_fp") == {"bpe_merges": "int", "_fp": "str"}``."""
+    pairs = (w.partition(":")[::2] for w in words.split())
+    return {(n[1:] if n[0] == "/" else f"{page}_{n}"): kind or "str" for n, kind in pairs}
 
+
+# What each page keeps. Buttons, uploads, data editors and components are never here: Streamlit
+# refuses to have them set. Keys starting with "_" are what a page adds (`EXTRA`).
+PAGES = {page: _keys(page, words) for page, words in {
+    "workspace": "text mode tokenizers:strs chat_tools special:bool ctx ctx_custom:int view ws:bool diff:bool "
+    "out_tokens:int cached_tokens:int requests:int version_name /prices_rate sample part:int cmp_a:int cmp_b:int "
+    "cmp_tok share_chunks:int share_chunk_tokens:int share_answer:int /_chat:json /_versions:json /_prices:json",
+    "bpe": "corpus_text corpus_sample format symbols marker marker_custom pretok tie stop merges:int vocab:int "
+    "minfreq:int probe words_order reg_name last_preset /_model /_fp /_words:json",
+    "languages": "selected:strs tokenizers:strs base requests:int in_tokens:int out_tokens:int share:float left "
+    "right pair_tok pair_ws:bool cost_models:strs /prices_rate /_texts:json",
+    "identifiers": "text sample tokenizers:strs language strings:bool comments:bool add_greedy:bool greedy_vocab "
+    "greedy_text try_name filter builtins:bool styles:strs min_chars:int min_occ:int sort top_n:int split_mode "
+    "inspect view_tok view_line:int",
+    "inside": "text tokenizer compare:strs",
+    "datasets": "paste models:strs budget:int output:int tpm:int epochs:int file_models:bool output_mode "  # not a dropped file
+    "output_share:int enqueued:int training_price:float last:json",
+    "chunks": "text sample strategy tokenizer model size:int overlap_unit overlap:int overlap_pct:float ws:bool first:int",
+}.items()}  # fmt: skip
+# Values a click changes, kept in a small entry of their own ("<page>#light"): a click sends a few
+# bytes, not the page's work (the BPE playground's holds its corpus and model, up to 2 MB).
+LIGHT = {"bpe": {"bpe_step": "int"}}
 # What a page keeps beyond its widgets' values (the workspace's chat, the BPE model), by module:
 # `extra()` gives it, `restore(values, notes)` puts it back (False: the page's work is not used).
 EXTRA = {"workspace": "ui.workspace.saved", "bpe": "ui.bpe.saved", "languages": "ui.languages.saved"}
-LABELS = {
-    "workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
-    "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
-    "_texts": "your translations", "workspace_chat_tools": "the tools",
-}  # fmt: skip
+LABELS = {"workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
+          "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
+          "_texts": "your translations", "workspace_chat_tools": "the tools"}  # fmt: skip
 WHY = {
     "big": f"larger than {core.MAX_KEPT_FILE // 1_000_000} MB even compressed",
     "full": f"this browser already keeps {core.MAX_KEPT_ALL // 1_000_000} MB of your tokenizers",
@@ -119,38 +91,32 @@ WHY = {
 class SavedWork:
     """All a session's saved-work state (st.session_state["saved_work"])."""
 
-    stage: str = "asking"  # asking, files, go, done (see the module doc)
-    mark: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # the session, to the browser
-    saved: dict[str, str] = field(default_factory=dict)  # the browser's texts by page ("bpe#light")
+    stage: str = "asking"  # asking, files, go, done (the module doc)
+    mark: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # tells the browser this session
+    saved: dict[str, str] = field(default_factory=dict)  # the browser's texts by entry ("bpe", "bpe#light")
     own: dict[str, str] = field(default_factory=dict)  # own tokenizers the browser keeps: id -> name
     files: dict[str, KeptTokenizer] = field(default_factory=dict)  # sent by the browser, not yet added
-    failed: set[str] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)  # own tokenizers that could not be added again
     reloaded: bool = False  # the tab was reloaded (its address is the user's own, not a link)
-    sent: dict[str, str] = field(default_factory=dict)  # digest of the text last given, by entry
-    held: dict[str, str] = field(default_factory=dict)  # digest of the text cleared, by entry
+    sent: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text last given
+    held: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text cleared
     put: dict[str, dict] = field(default_factory=dict)  # files for the browser to keep, by id
     drop: list[str] = field(default_factory=list)  # ids the browser removes
     not_kept: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (name, why)
-    notes: list[str] = field(default_factory=list)  # for a toast
-    clear: str | None = None
+    notes: list[str] = field(default_factory=list)  # for toasts
+    clear: str | None = None  # "Clear my saved work": the browser clears once per value
     building: threading.Lock = field(default_factory=threading.Lock)
 
 
 def saved_work() -> SavedWork:
-    if "saved_work" not in st.session_state:
-        # no browser (a test's AppTest, a script): nothing kept, nothing to wait for
+    if "saved_work" not in st.session_state:  # no browser (AppTest, a script): nothing to wait for
         st.session_state["saved_work"] = SavedWork(stage="asking" if st.context.headers else "done")
     return st.session_state["saved_work"]
 
 
-_component = st.components.v2.component(
-    "tw_saved_work", html="<span hidden></span>", js=read("saved_work.js")
-)
-
-
-# The server's copies of own tokenizers' files by id, newest used last, for every session: a
-# reload adds them again without the browser sending them. Not a Streamlit cache: a run that a
-# newer one cut short must still be able to write it (a cached call may stop it).
+_component = st.components.v2.component("tw_saved_work", html="<span hidden></span>", js=read("saved_work.js"))  # fmt: skip
+# The server's copies of own tokenizers' files by id, for every session, the least recently used
+# dropped first. A plain dict, not a Streamlit cache: a run a newer one cut short must still write it.
 _FILES: OrderedDict[str, KeptTokenizer] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 
@@ -166,29 +132,20 @@ def _file(tid: str, kept: KeptTokenizer | None = None) -> KeptTokenizer | None:
         return _FILES.get(tid)
 
 
-# ------------------------------------------------------------------ the session's first runs
-
-
 def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
-    """Called by the entry file before the page runs: the stages of the module doc; stops the run
-    until the browser has answered and every page's saved work is in session state. `add`: the one
-    add path of own tokenizers (ui.widgets.add_own_tokenizer)."""
+    """The entry file calls it before the page: stops the run (the stages of the module doc) until
+    every page's saved work is in session state. `add`: ui.widgets.add_own_tokenizer."""
     work = saved_work()
-    with work.building:  # an add of a run a newer one cut short: its tokenizer reaches this run
+    with work.building:  # an add in a run that this one cut short: its tokenizer reaches this run
         pass
-    for kept in work.files.values():  # (its own copy: the server's may be gone)
-        _file(kept.id, kept)
-    need = [t for t in work.own if t not in work.failed and t not in work.files and not _file(t)]
-    need = [t for t in need if t not in session_tokenizers()]
+    own = session_tokenizers()
+    here = {*work.failed, *work.files, *own}
+    need = [t for t in work.own if t not in here and not _file(t)]
+    data = {"stage": work.stage, "mark": work.mark, "prefix": PREFIX, "need": need, "clear": work.clear,
+            "put": list(work.put.values()), "drop": work.drop, "max_all": core.MAX_KEPT_ALL}  # fmt: skip
     with st.sidebar:
-        _component(
-            key="_saved_work", data={
-                "stage": work.stage, "mark": work.mark, "prefix": PREFIX, "need": need, "clear": work.clear,
-                "put": list(work.put.values()), "drop": work.drop, "max_all": core.MAX_KEPT_ALL,
-            },
-            on_answer_change=_on_answer, on_file_change=_on_file, on_kept_change=_on_kept,
-            on_go_change=_on_go,
-        )  # fmt: skip
+        _component(key="_saved_work", data=data, on_answer_change=_on_answer, on_go_change=_on_go,
+                   on_file_change=lambda: take_file(saved_work(), _value("file")), on_kept_change=_on_kept)  # fmt: skip
     if work.stage == "files":
         _add_back(work, add)
         if not need:
@@ -211,12 +168,11 @@ def _on_answer() -> None:
     work, value = saved_work(), _value("answer")
     if work.stage != "asking" or not isinstance(value, dict):
         return
-    pages = value.get("pages")
+    pages, own = value.get("pages"), value.get("own")
     work.saved = {k: v for k, v in pages.items() if isinstance(v, str)} if isinstance(pages, dict) else {}
-    own = value.get("own")
-    for entry in own if isinstance(own, list) else []:
-        if isinstance(entry, dict) and core.is_own_id(entry.get("id")) and isinstance(entry.get("name"), str):
-            work.own[entry["id"]] = entry["name"][:200]
+    for e in own if isinstance(own, list) else []:
+        if isinstance(e, dict) and core.is_own_id(e.get("id")) and isinstance(e.get("name"), str):
+            work.own[e["id"]] = e["name"][:200]
     work.reloaded = value.get("reloaded") is True
     if value.get("off") or own is None:
         what = "your work" if value.get("off") else "your own tokenizers"
@@ -224,12 +180,8 @@ def _on_answer() -> None:
     work.stage = "files"
 
 
-def _on_file() -> None:
-    take_file(saved_work(), _value("file"))
-
-
 def take_file(work: SavedWork, value: object) -> None:
-    """The browser sent a kept tokenizer's file the server asked for: checked, added by the run."""
+    """The browser sent a kept tokenizer's file the server asked for (checked: it is untrusted)."""
     if work.stage != "files" or not isinstance(value, dict) or value.get("id") not in work.own:
         return
     kept, problem = core.unpack_tokenizer(value.get("entry")) if value.get("entry") else (None, None)
@@ -237,8 +189,7 @@ def take_file(work: SavedWork, value: object) -> None:
         work.files[kept.id] = kept
     else:
         work.failed.add(value["id"])
-        if problem:
-            work.notes.append(f"Your own tokenizers: {problem}.")
+        work.notes += [f"Your own tokenizers: {problem}."] if problem else []
 
 
 def _on_go() -> None:
@@ -248,7 +199,7 @@ def _on_go() -> None:
 
 
 def _add_back(work: SavedWork, add: Callable[..., tuple[str, str]]) -> None:
-    """Add again each own tokenizer whose file is here; only objects taken before are written."""
+    """Add again each own tokenizer whose file is here, writing only to objects taken before."""
     own, files, failed, notes = session_tokenizers(), work.files, work.failed, work.notes
     for tid, name in work.own.items():
         kept = files.get(tid) or _file(tid)
@@ -257,26 +208,26 @@ def _add_back(work: SavedWork, add: Callable[..., tuple[str, str]]) -> None:
         with work.building:
             for attempt in range(1, TRIES + 1):
                 try:
-                    add(kept.kind, kept.data, file_name=kept.file_name, name=name, pattern_id=kept.pattern_id)
+                    tok_id, _ = add(
+                        kept.kind, kept.data, file_name=kept.file_name, name=name, pattern_id=kept.pattern_id
+                    )
+                    _file(tok_id, kept)  # by the id the server gave it: a browser's claim is not copied
                     break
                 except (VocabularyError, JobError) as exc:
                     if isinstance(exc, ServerBusy | JobError) and attempt < TRIES:
                         time.sleep(1)  # a process slot or memory may be free in a moment
                         continue
                     failed.add(tid)
-                    notes.append(
-                        f"Your tokenizer {name or kept.file_name} was kept in this browser but could not be "
-                        f"added again: {exc}"
-                    )
+                    notes.append(f"Your tokenizer {name or kept.file_name} was kept in this browser but could not be added again: {exc}")  # fmt: skip
                     break
             files.pop(tid, None)
 
 
 def _restore_pages(work: SavedWork) -> None:
-    """Every page's saved values into session state (before any widget of the page exists)."""
+    """Every page's saved values into session state (no widget of any page exists yet)."""
     own = session_tokenizers()
     for page, spec in PAGES.items():
-        values, notes = core.unpack(work.saved.pop(page, None), page, spec)
+        values, notes = core.unpack(work.saved.get(page), page, spec)
         try:
             if values and (page not in EXTRA or importlib.import_module(EXTRA[page]).restore(values, notes)):
                 for key, value in values.items():
@@ -284,15 +235,12 @@ def _restore_pages(work: SavedWork) -> None:
                         value = [v for v in value if not core.is_own_id(v) or v in own]
                     if not key.startswith("_") and (not core.is_own_id(value) or value in own):
                         st.session_state[key] = value
+                light = core.unpack(work.saved.get(page + "#light"), page, LIGHT.get(page, {}))[0]
+                st.session_state.update(light)  # after the page's own (the BPE step needs the model)
         except Exception:  # noqa: BLE001  (saved work must never stop a page)
             notes = ["the saved work could not be used"]
-        light, light_notes = core.unpack(work.saved.pop(page + "#light", None), page, LIGHT.get(page, {}))
-        if values and light:  # after the page's own (the BPE step needs the restored model)
-            st.session_state.update(light)
         work.notes += [f"Your saved work on the {page} page: {n}." for n in notes[:3]]
-
-
-# ------------------------------------------------------------------ each run of a page
+    work.saved.clear()
 
 
 def keep_work(page: str) -> None:
@@ -300,25 +248,21 @@ def keep_work(page: str) -> None:
     the widgets whose values it keeps, outside any column."""
     work = saved_work()
     values = {k: st.session_state[k] for k in PAGES[page] if k in st.session_state and not k.startswith("_")}
-    if page in EXTRA:
-        values.update(importlib.import_module(EXTRA[page]).extra())
-    text, left_out = core.pack(page, values, max_bytes=core.MAX_BYTES)
+    values.update(importlib.import_module(EXTRA[page]).extra() if page in EXTRA else {})
+    text, left_out = core.pack(page, values)
     light = {k: st.session_state[k] for k in LIGHT.get(page, {}) if k in st.session_state}
     data: dict = {"key": PREFIX + page}
-    for entry, name, entry_text in (
-        (page, "text", text),
-        (page + "#light", "light", core.pack(page, light)[0] if light else None),
-    ):
-        now = core.digest(entry_text) if entry_text else None
+    for entry, name, now_text in ((page, "text", text), (page + "#light", "light", light and core.pack(page, light)[0])):  # fmt: skip
+        now = core.digest(now_text) if now_text else None
         if now is None or work.held.get(entry) == now:  # cleared: not kept again until it changes
             continue
         work.held.pop(entry, None)
-        data[("" if name == "text" else "light_") + "digest"] = now
+        data[name + "_digest"] = now
         if work.sent.get(entry) != now:
-            data[name], work.sent[entry] = entry_text, now
-    _component(key=f"_saved_work_{page}", data=data, on_resend_change=lambda: work.sent.clear(),
-               on_failed_change=lambda: work.notes.append(
-                   "This browser's storage for the app is full: your latest work on this page is not kept."))  # fmt: skip
+            data[name], work.sent[entry] = now_text, now
+    full = "This browser's storage for the app is full: your latest work on this page is not kept."
+    _component(key=f"_saved_work_{page}", data=data, on_resend_change=work.sent.clear,
+               on_failed_change=lambda: work.notes.append(full))  # fmt: skip
     if left_out:
         st.caption(
             f"Too large to keep in this browser ({core.MAX_BYTES // 1_000_000} MB per page): "
@@ -331,18 +275,13 @@ def reloaded() -> bool:
     return saved_work().reloaded
 
 
-# ------------------------------------------------------------------ own tokenizers, the sidebar
-
-
 def keep_own_tokenizer(kept: KeptTokenizer, work: SavedWork) -> None:
     """A tokenizer the user just added: the server keeps its file, the browser a copy. `work`:
     `saved_work()` taken before the build."""
     _file(kept.id, kept)
     work.not_kept.pop(kept.id, None)
-    if kept.id in work.drop:
-        work.drop.remove(kept.id)
-    entry = core.pack_tokenizer(kept)
-    if entry is None:
+    work.drop[:] = [i for i in work.drop if i != kept.id]
+    if (entry := core.pack_tokenizer(kept)) is None:
         work.not_kept[kept.id] = (kept.name or kept.file_name, WHY["big"])
     else:
         work.put[kept.id] = entry
@@ -350,15 +289,9 @@ def keep_own_tokenizer(kept: KeptTokenizer, work: SavedWork) -> None:
 
 def _on_kept() -> None:
     work, value = saved_work(), _value("kept")
-    if (
-        isinstance(value, dict)
-        and (entry := work.put.pop(str(value.get("id")), None))
-        and value.get("why") != "kept"
-    ):
-        work.not_kept[entry["id"]] = (
-            entry["name"] or entry["file_name"],
-            WHY.get(str(value.get("why")), WHY["refused"]),
-        )
+    e = work.put.pop(str(value.get("id")), None) if isinstance(value, dict) else None
+    if e and value.get("why") != "kept":  # type: ignore[union-attr]
+        work.not_kept[e["id"]] = (e["name"] or e["file_name"], WHY.get(str(value.get("why")), WHY["refused"]))
 
 
 def forget_own_tokenizer(tokenizer_id: str) -> None:
@@ -366,8 +299,7 @@ def forget_own_tokenizer(tokenizer_id: str) -> None:
     work = saved_work()
     work.put.pop(tokenizer_id, None)
     work.not_kept.pop(tokenizer_id, None)
-    if tokenizer_id not in work.drop:
-        work.drop.append(tokenizer_id)
+    work.drop += [tokenizer_id] if tokenizer_id not in work.drop else []
 
 
 def not_kept_note() -> None:
@@ -375,20 +307,18 @@ def not_kept_note() -> None:
     own = session_tokenizers()
     for tid, (name, why) in saved_work().not_kept.items():
         if tid in own:
-            st.caption(
-                f"Not kept in this browser: **{escape_markdown(name)}** ({escape_markdown(why)}). "
-                "Add it again after a reload."
-            )
+            st.caption(f"Not kept in this browser: **{escape_markdown(name)}** ({escape_markdown(why)}). "
+                       "Add it again after a reload.")  # fmt: skip
 
 
 def building() -> threading.Lock:
-    """Held while a tokenizer is built (see the module doc)."""
+    """Held while a tokenizer is built (the module doc)."""
     return saved_work().building
 
 
 def clear_saved_work() -> None:
-    """Remove every page's saved work and every kept tokenizer from this browser. What is on the
-    pages now is not written again until it changes."""
+    """Remove every page's saved work and every kept tokenizer from this browser; what the pages
+    hold now is not written again until it changes."""
     work = saved_work()
     work.clear, work.put = uuid.uuid4().hex[:8], {}
     work.held.update(work.sent)

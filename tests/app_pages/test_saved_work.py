@@ -254,6 +254,6 @@ def test_clear_removes_the_saved_work_and_does_not_write_the_page_again_until_it
     (session,) = [d for d in _elements(at) if "stage" in d]
     assert session["clear"] and session["put"] == []
     data, _ = _saved_work_data(at, "chunks")
-    assert "text" not in data and "digest" not in data  # not written back, nor asked for again
+    assert "text" not in data and "text_digest" not in data  # not written back, nor asked for again
     at = ok(at.text_area(key="chunks_text").input("a new document").run())
     assert "a new document" in _saved_work_data(at, "chunks")[0]["text"]

@@ -69,12 +69,12 @@ function page(data, setTriggerValue) {
   const store = storage();
   if (!store) return;
   try {
-    for (const [key, text, digest] of [[data.key, data.text, data.digest], [data.key + "#light", data.light, data.light_digest]]) {
+    for (const [key, text, digest] of [[data.key, data.text, data.text_digest], [data.key + "#light", data.light, data.light_digest]]) {
       if (typeof text === "string") { store.setItem(key, text); store.setItem(key + "#digest", digest); }
       else if (digest && store.getItem(key + "#digest") !== digest) setTriggerValue("resend", digest);  // a write lost on the way
     }
   } catch (e) {  // full storage: the page says what is not kept
-    setTriggerValue("failed", data.digest || "");
+    setTriggerValue("failed", data.text_digest || "");
   }
 }
 
