@@ -1,10 +1,8 @@
 """A page's work as the browser keeps it between visits: one versioned JSON text per page.
 
-The app keeps each page's inputs in the browser's local storage so that a reload or a browser
-restart finds them again (ui/saved_work.py). What comes back from the browser is untrusted: it
-may be corrupt, edited by hand, from another version of the app or of another page. `unpack`
-reads it the way every other input is read: what does not fit is left out, with a note; nothing
-raises. ::
+What comes back from the browser (ui/saved_work.py) is untrusted: corrupt, edited by hand, from
+another version of the app or another page. `unpack` reads it like any other input: what does not
+fit is left out, with a note; nothing raises. ::
 
     text, left_out = pack("bpe", {"bpe_corpus_text": "low lower"})
     values, notes = unpack(text, "bpe", {"bpe_corpus_text": "str"})
@@ -33,7 +31,6 @@ from .workspace.limits import MAX_DEPTH, nesting_depth, no_lone_surrogates
 FORMAT = "tokenizer-workbench/saved-work"
 VERSION = 1
 MAX_BYTES = 2_000_000  # per page, as UTF-8: local storage holds about 5 MB per site
-KINDS = ("str", "int", "float", "bool", "strs", "json")
 
 
 def digest(text: str) -> str:
@@ -186,6 +183,6 @@ def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
 
 
 __all__ = [
-    "FORMAT", "KINDS", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
+    "FORMAT", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
     "digest", "is_own_id", "kind_of", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
 ]  # fmt: skip

@@ -1,11 +1,10 @@
 """A user's work kept across a reload: each page's values in the browser's local storage, the
 user's own tokenizers as files in its IndexedDB (JavaScript: ui/components/saved_work.js).
 
-A reload starts a new session. Its first runs draw no page: they ask the browser what it kept,
-add the user's own tokenizers again, put every page's saved values into session state and only
-then let the page run. So every widget is created from the saved values, and nothing the user
-types can meet a late restore. Each stage stops the run and waits for the browser, which sends
-what the stage asks for again every few seconds until the server moves on (a message can be lost):
+A reload starts a new session, whose first runs draw no page: each stops and waits for the
+browser, which sends what the stage asks for, again every few seconds until the server moves on
+(a message can be lost). So every widget is created from the saved values, and nothing the user
+types can meet a late restore:
 
     asking  the browser sends every page's saved text and the ids and names of its tokenizers
     files   each own tokenizer is added again, from the server's copy of its file (by id, a hash
@@ -15,8 +14,8 @@ what the stage asks for again every few seconds until the server moves on (a mes
     done    each run of a page gives the browser the page's values when they changed
 
 A build takes seconds, and a newer run (a click) starts at once while the build's run goes on
-until its next use of session state. So a build holds `SavedWork.building` and writes only to
-objects taken before it, and each run waits for that lock before it reads the session's tokenizers.
+until its next use of session state: a build holds `SavedWork.building` and writes only to objects
+taken before it, and each run waits for that lock before it reads the session's tokenizers.
 """
 
 from __future__ import annotations

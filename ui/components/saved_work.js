@@ -1,8 +1,6 @@
-// The browser's side of saved work (ui/saved_work.py). Pages' work is in local storage under
-// "tokenizer-workbench/<page>"; own tokenizers are files in IndexedDB. A session's element
-// (data.stage) answers what is kept, sends the files the server asks for, then says "go"; a
-// page's element (data.key) writes the page's work. Messages can be lost, so what a stage asks
-// for is sent again every few seconds until the server moves to the next stage.
+// The browser's side of saved work (ui/saved_work.py): pages' work in local storage, own tokenizers'
+// files in IndexedDB. A session's element (data.stage) answers what a stage asks for, again every few
+// seconds until the server moves on (a message can be lost); a page's element (data.key) writes.
 const DB = "tokenizer-workbench", FILES = "own-tokenizers", AGAIN_MS = 4000;
 
 function request(r) {
@@ -15,9 +13,7 @@ async function files(mode) {
   return (await request(open)).transaction(FILES, mode).objectStore(FILES);
 }
 
-function storage() {
-  try { return window.localStorage; } catch (e) { return null; }
-}
+const storage = () => { try { return window.localStorage; } catch (e) { return null; } };
 
 async function answer(prefix) {
   const store = storage(), pages = {};
@@ -25,8 +21,8 @@ async function answer(prefix) {
     const k = store.key(i);
     if (k && k.startsWith(prefix) && !k.endsWith("#digest")) pages[k.slice(prefix.length)] = store.getItem(k);
   }
-  let own = null;
-  try { own = (await request((await files("readonly")).getAll())).map((e) => ({ id: e.id, name: e.name })); } catch (e) { own = null; }
+  const own = await files("readonly").then((s) => request(s.getAll()))
+    .then((all) => all.map((e) => ({ id: e.id, name: e.name })), () => null);
   const nav = performance.getEntriesByType("navigation")[0];
   return { pages, own, off: !store, reloaded: !!nav && nav.type === "reload" };
 }
@@ -88,6 +84,6 @@ export default function (component) {
   Object.assign(tab, { send: setTriggerValue, data });
   document.documentElement.dataset.savedWork = data.stage;  // the tests' marker
   session(tab, data);
-  clearInterval(tab.timer);
-  if (data.stage !== "done" || data.put.length) tab.timer = setInterval(() => session(tab, tab.data), AGAIN_MS);
+  window.clearInterval(tab.timer);
+  if (data.stage !== "done" || data.put.length) tab.timer = window.setInterval(() => session(tab, tab.data), AGAIN_MS);
 }
