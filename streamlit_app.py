@@ -19,9 +19,9 @@ def main() -> None:
     # these modules make components and caches, which belong to the runtime.
     from ui.failures import failures_shown
     from ui.jobs import start_housekeeping
-    from ui.saved_work import apply_saved_work, note_first_run, saved_work_sidebar
+    from ui.saved_work import restore_saved_work, saved_work_sidebar
     from ui.style import app_style
-    from ui.widgets import custom_tokenizer_sidebar, keep_own_tokenizers
+    from ui.widgets import add_own_tokenizer, custom_tokenizer_sidebar
 
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
     pages = [
@@ -51,8 +51,8 @@ def main() -> None:
     ]
     start_housekeeping()  # cancels the jobs of sessions that left; gives their memory back
     nav = st.navigation(pages)
-    keep_own_tokenizers()  # the user's own tokenizers, kept in this browser (ui/saved_tokenizers.py)
-    apply_saved_work()  # the work this browser kept for the page, once per session (ui/saved_work.py)
+    # A new session draws no page until the work this browser kept is back (ui/saved_work.py)
+    restore_saved_work(add_own_tokenizer)
     app_style()
     st.sidebar.caption(
         "Exact counts from the tokenizers models really use. Offline, nothing leaves this server."
@@ -61,11 +61,8 @@ def main() -> None:
     saved_work_sidebar()  # each page keeps its work in this browser (ui/saved_work.py)
     # A user's tokenizer that breaks on text no page checked it on: a message, not a traceback
     # (the page's fragments and callbacks use the same handler, see ui/failures.py).
-    try:
-        with failures_shown():
-            nav.run()
-    finally:  # what a page's first run showed: the restore keeps what the user changed since
-        note_first_run()
+    with failures_shown():
+        nav.run()
 
 
 if __name__ == "__main__":  # Streamlit runs this file for every page of every session

@@ -18,7 +18,6 @@ from ui.bpe.corpus import (
 from ui.bpe.model import fingerprint
 from ui.bpe.options import HELP, LIMITS, options_form
 from ui.bpe.probe import probe_section
-from ui.bpe.saved import bpe_extra, bpe_restore
 from ui.bpe.steps import charts, merge_detail, merge_table, results_header, step_controls
 from ui.bpe.training import start_training, train_button, training_outcome
 from ui.bpe.use import use_section
@@ -83,4 +82,4 @@ if model is not None:
     probe_section(model, k)
 st.divider()
 use_section(model, k)
-keep_work("bpe", extra=(bpe_extra, bpe_restore))  # in the browser, for a reload (ui/saved_work.py)
+keep_work("bpe")  # in the browser, for a reload (ui/saved_work.py)

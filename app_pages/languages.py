@@ -12,7 +12,6 @@ from ui.languages.choices import base_select, languages_select
 from ui.languages.costs import cost_section
 from ui.languages.pair_view import pair_section
 from ui.languages.premiums import summary_metrics, table_section
-from ui.languages.saved import languages_extra, languages_restore
 from ui.languages.texts import texts_section
 from ui.languages.why import why_section
 from ui.messages import show_notes
@@ -72,6 +71,4 @@ elif toks and base:
     )  # fmt: skip
     cost_section(chosen, base, base_name)
     pair_section(chosen, toks, rows, base)
-keep_work(
-    "languages", extra=(languages_extra, languages_restore)
-)  # in the browser, for a reload (ui/saved_work.py)
+keep_work("languages")  # in the browser, for a reload (ui/saved_work.py)

@@ -24,7 +24,6 @@ from ui.workspace.prompt import (
     text_controls,
     text_prompt,
 )
-from ui.workspace.saved import workspace_extra, workspace_restore
 from ui.workspace.share import apply_share_link, forget_link_warnings, link_warnings, share_section
 from ui.workspace.state import PAGE, WORKSPACE, WorkspaceState
 from ui.workspace.token_views import token_views
@@ -64,9 +63,7 @@ def prompt_sections(
         [c.id for c in choices], state.text, window, mode=state.mode, messages=state.messages,
         tools=current.tools, versions=[v.to_json() for v in versions()],
     )  # fmt: skip
-    keep_work(
-        "workspace", extra=(workspace_extra, workspace_restore), in_fragment=True
-    )  # in the browser, for a reload (ui/saved_work.py)
+    keep_work("workspace")  # in the browser, for a reload (ui/saved_work.py)
 
 
 @st.fragment(key=WORKSPACE)

@@ -1,10 +1,8 @@
 """A page's work as the browser keeps it between visits: one versioned JSON text per page.
 
-The app keeps each page's inputs in the browser's local storage so that a reload or a browser
-restart finds them again (ui/saved_work.py). What comes back from the browser is untrusted: it
-may be corrupt, edited by hand, from another version of the app or of another page. `unpack`
-reads it the way every other input is read: what does not fit is left out, with a note; nothing
-raises. ::
+What comes back from the browser (ui/saved_work.py) is untrusted: corrupt, edited by hand, from
+another version of the app or another page. `unpack` reads it like any other input: what does not
+fit is left out, with a note; nothing raises. ::
 
     text, left_out = pack("bpe", {"bpe_corpus_text": "low lower"})
     values, notes = unpack(text, "bpe", {"bpe_corpus_text": "str"})
@@ -33,16 +31,11 @@ from .workspace.limits import MAX_DEPTH, nesting_depth, no_lone_surrogates
 FORMAT = "tokenizer-workbench/saved-work"
 VERSION = 1
 MAX_BYTES = 2_000_000  # per page, as UTF-8: local storage holds about 5 MB per site
-KINDS = ("str", "int", "float", "bool", "strs", "json")
 
 
 def digest(text: str) -> str:
     """A short fingerprint of a snapshot: ``len(digest("x")) == 16``."""
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def _size(value: object) -> int:
-    return len(json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
 def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES) -> tuple[str, list[str]]:
@@ -58,38 +51,29 @@ def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES)
         del kept[key]
 
     def doc() -> str:
-        return json.dumps(
-            {"format": FORMAT, "version": VERSION, "page": page, "values": kept}, ensure_ascii=False
-        )
+        return json.dumps({"format": FORMAT, "version": VERSION, "page": page, "values": kept}, ensure_ascii=False)  # fmt: skip
+
+    def size(value: object) -> int:
+        return len((value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)).encode("utf-8", "surrogatepass"))  # fmt: skip
 
     text = doc()
-    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:  # what is left out is the largest
-        for key in sorted(kept, key=lambda k: _size(kept[k]), reverse=True):
-            del kept[key]
-            left_out.append(key)
-            text = doc()
-            if len(text.encode("utf-8", "surrogatepass")) <= max_bytes:
-                break
+    for key in sorted(kept, key=lambda k: size(kept[k]), reverse=True):  # the largest left out first
+        if size(text) <= max_bytes:
+            break
+        del kept[key]
+        left_out.append(key)
+        text = doc()
     return text, sorted(left_out)
 
 
 def _fits(kind: str, value: object) -> bool:
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**15
-    if kind == "float":
-        return (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and abs(value) < 1e15
-        )
-    if kind == "strs":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    return kind == "json"
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return {
+        "str": isinstance(value, str), "bool": isinstance(value, bool), "json": True,
+        "int": number and isinstance(value, int) and abs(value) < 10**15,
+        "float": number and math.isfinite(value) and abs(value) < 1e15,  # type: ignore[arg-type]
+        "strs": isinstance(value, list) and all(isinstance(v, str) for v in value),
+    }.get(kind, False)  # fmt: skip
 
 
 def kind_of(key: str, spec: Mapping[str, str]) -> str | None:
@@ -108,35 +92,29 @@ def unpack(
     and one note."""
     if raw is None or raw == "":
         return {}, []
-    if not isinstance(raw, str):
-        return {}, ["the saved work is not text, so it was not used"]
-    if len(raw) > max_bytes:  # characters: at least as many bytes
-        return {}, [f"the saved work is larger than {max_bytes:,} bytes, so it was not used"]
-    try:
-        doc = json.loads(clean_text(raw))
-    except (ValueError, RecursionError):
-        return {}, ["the saved work is damaged (not JSON), so it was not used"]
-    if nesting_depth(doc) > MAX_DEPTH:
-        return {}, ["the saved work is nested too deep, so it was not used"]
-    doc = no_lone_surrogates(doc)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        return {}, ["the saved work is not in this app's format, so it was not used"]
-    version = doc.get("version")
-    if version != VERSION or isinstance(version, bool):
-        return {}, ["the saved work is from another version of the app, so it was not used"]
-    if doc.get("page") != page:
-        return {}, ["the saved work belongs to another page, so it was not used"]
-    values = doc.get("values")
-    if not isinstance(values, dict):
-        return {}, ["the saved work holds no values, so it was not used"]
-    out: dict = {}
-    skipped = 0
-    for key, value in values.items():
-        kind = kind_of(key, spec)
-        if kind is not None and _fits(kind, value):
-            out[key] = value
-        else:
-            skipped += 1
+    doc: object = None
+    if isinstance(raw, str) and len(raw) <= max_bytes:  # characters: at least as many bytes
+        try:
+            doc = json.loads(clean_text(raw))
+        except (ValueError, RecursionError):
+            doc = ValueError
+    get = doc.get if isinstance(doc, dict) else {}.get
+    problem = (
+        "is not text" if not isinstance(raw, str)
+        else f"is larger than {max_bytes:,} bytes" if len(raw) > max_bytes
+        else "is damaged (not JSON)" if doc is ValueError
+        else "is nested too deep" if nesting_depth(doc) > MAX_DEPTH
+        else "is not in this app's format" if get("format") != FORMAT
+        else "is from another version of the app" if get("version") != VERSION or isinstance(get("version"), bool)
+        else "belongs to another page" if get("page") != page
+        else "holds no values" if not isinstance(get("values"), dict)
+        else None
+    )  # fmt: skip
+    if problem:
+        return {}, [f"the saved work {problem}, so it was not used"]
+    values: dict = no_lone_surrogates(get("values"))  # type: ignore[assignment]
+    out = {k: v for k, v in values.items() if (kind := kind_of(k, spec)) is not None and _fits(kind, v)}
+    skipped = len(values) - len(out)
     notes = [f"{skipped:,} saved value{'s' * (skipped != 1)} could not be used and {'were' if skipped != 1 else 'was'} left out"] if skipped else []  # fmt: skip
     return out, notes
 
@@ -172,8 +150,7 @@ def is_own_id(value: object) -> bool:
 def pack_tokenizer(kept: KeptTokenizer) -> dict | None:
     """The entry the browser keeps for a tokenizer (JSON-ready: the file compressed, in base64),
     or None when its file is over MAX_KEPT_FILE compressed."""
-    packed = zlib.compress(kept.data, 6)
-    if len(packed) > MAX_KEPT_FILE:
+    if len(packed := zlib.compress(kept.data, 6)) > MAX_KEPT_FILE:
         return None
     return {
         "id": kept.id, "kind": kept.kind, "file_name": kept.file_name, "name": kept.name,
@@ -181,17 +158,12 @@ def pack_tokenizer(kept: KeptTokenizer) -> dict | None:
     }  # fmt: skip
 
 
-def _short_text(value: object, limit: int) -> str | None:
-    return clean_text(value)[:limit] if isinstance(value, str) else None
-
-
 def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
     """The tokenizer an entry from the browser holds, or None and why it cannot be used (words for
     the user). Never raises: the browser's store may be damaged or edited by hand."""
     if not isinstance(entry, dict):
         return None, "a saved tokenizer is damaged, so it was not added again"
-    name = _short_text(entry.get("name"), 200)
-    file_name = _short_text(entry.get("file_name"), 255)
+    name, file_name = (clean_text(v)[:n] if isinstance(v := entry.get(k), str) else None for k, n in (("name", 200), ("file_name", 255)))  # fmt: skip
     kind, pattern, data, tid = entry.get("kind"), entry.get("pattern"), entry.get("data"), entry.get("id")
     label = name or file_name or "a saved tokenizer"
     if (
@@ -201,18 +173,16 @@ def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
     ):  # fmt: skip
         return None, f"{label} is damaged in this browser's store, so it was not added again"
     try:
-        packed = base64.b64decode(data, validate=True)
         unpacker = zlib.decompressobj()
-        raw = unpacker.decompress(packed, MAX_UPLOAD_BYTES + 1)
-        whole = unpacker.eof and not unpacker.unconsumed_tail and len(raw) <= MAX_UPLOAD_BYTES
+        raw = unpacker.decompress(base64.b64decode(data, validate=True), MAX_UPLOAD_BYTES + 1)
+        if not unpacker.eof or unpacker.unconsumed_tail or len(raw) > MAX_UPLOAD_BYTES:
+            raise ValueError("larger than an upload may be")
     except (binascii.Error, ValueError, zlib.error):
-        whole = False
-    if not whole:
         return None, f"{label} is damaged in this browser's store, so it was not added again"
     return KeptTokenizer(str(tid), str(kind), raw, file_name, name, pattern), None
 
 
 __all__ = [
-    "FORMAT", "KINDS", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
+    "FORMAT", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
     "digest", "is_own_id", "kind_of", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
 ]  # fmt: skip

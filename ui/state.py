@@ -14,7 +14,6 @@ them afterwards (`named`).
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -48,13 +47,6 @@ def builtin_tokenizer(tokenizer_id: str) -> Tokenizer:
     if current_session_id() is None:
         return _loaded_builtin(tokenizer_id)
     return _cached_builtin(tokenizer_id)
-
-
-def session_mark() -> str:
-    """A random mark made once per session: the browser's components tell this session from the
-    one before (a reload, a reconnect) by it, and do a session's one-off work (read what the
-    browser kept) once per mark, however many runs ask for it."""
-    return st.session_state.setdefault("_tw_session_mark", uuid.uuid4().hex[:12])
 
 
 def session_tokenizers() -> dict[str, Tokenizer]:

@@ -32,7 +32,7 @@ from tokenizer_core.tokenizers.uploads import MAX_UPLOAD_BYTES
 
 from .jobs import run_in_worker
 from .live_text import live_text_area
-from .saved_tokenizers import adding, forget_own_tokenizer, not_kept_note, own_tokenizers_kept, to_keep
+from .saved_work import building, forget_own_tokenizer, keep_own_tokenizer, not_kept_note, saved_work
 from .state import (
     check_room_for_own_tokenizer,
     register_session_tokenizer,
@@ -304,19 +304,17 @@ def _add_custom(kind: str) -> None:
         return  # the box already says why the file is not a vocabulary
     data, name = file.getvalue(), st.session_state.get("custom_tok_name", "")
     pattern_id = st.session_state.get("custom_tok_pattern", "o200k")
-    keep, building = to_keep(), adding()
-    building.add("upload")
-    try:
-        added, said["added"] = add_own_tokenizer(
-            kind, data, file_name=file.name, name=name, pattern_id=pattern_id
-        )
-    except (VocabularyError, JobError) as exc:
-        said["error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
-        return
-    finally:
-        building.discard("upload")
-    if is_own_id(added):  # kept in the browser for a reload (ui/saved_tokenizers.py)
-        keep.append(KeptTokenizer(added, kind, data, file.name, name, pattern_id))
+    work = saved_work()
+    with building():
+        try:
+            added, said["added"] = add_own_tokenizer(
+                kind, data, file_name=file.name, name=name, pattern_id=pattern_id
+            )
+        except (VocabularyError, JobError) as exc:
+            said["error"] = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
+            return
+        if is_own_id(added):  # kept in the browser for a reload (ui/saved_work.py)
+            keep_own_tokenizer(KeptTokenizer(added, kind, data, file.name, name, pattern_id), work)
 
 
 def _remove_own(tokenizer_id: str) -> None:
@@ -373,19 +371,12 @@ def _pattern_notes(known: KnownVocabulary | str | None) -> None:
         )
 
 
-def keep_own_tokenizers() -> None:
-    """The user's own tokenizers kept in this browser and added again after a reload
-    (ui/saved_tokenizers.py). The entry file calls it first thing in every run, before a run
-    that restores a page's work stops: its element must stay on the page while files come back."""
-    own_tokenizers_kept(add_own_tokenizer)
-
-
 def custom_tokenizer_sidebar() -> None:
     """Sidebar panel to add (and remove) this session's own tokenizers."""
     with st.sidebar.expander("Your own tokenizers", icon=":material/upload_file:"):
         st.caption(
             "Upload a `.tiktoken` vocabulary or a Hugging Face `tokenizer.json`. It appears on "
-            "every page and is kept in this browser (not on the server), so a reload adds it again."
+            "every page and is kept in this browser, so a reload adds it again."
         )
         kind = st.radio(
             "Format", ["tiktoken", "hf"], key="custom_tok_kind", persist_state="session", horizontal=True,

@@ -174,7 +174,8 @@ def browser(server_url):
 _SETTLED = """() => {
   const app = document.querySelector("[data-testid='stApp']");
   const calm = app && app.dataset.testScriptState === "notRunning"
-    && !document.querySelector("[data-testid='stSkeleton']") && !document.body.dataset.twRestPending;
+    && !document.querySelector("[data-testid='stSkeleton']") && !document.body.dataset.twRestPending
+    && !document.querySelector(".st-key-saved_work_restoring");  // a new session: its saved work comes first
   window.__twCalm = calm ? (window.__twCalm || 0) + 1 : 0;
   return window.__twCalm >= 4;
 }"""

@@ -26,19 +26,28 @@ def reload(app: AppPage) -> None:
     app.run(lambda: app.page.reload())
 
 
-def comes_back(app: AppPage, expected: dict, *, timeout_s: float = 30.0, but: tuple[str, ...] = ()) -> None:
-    """The page shows `expected` (as `d.settings` reads it, except the keys in `but`) once its
-    saved work is restored."""
-    start = time.monotonic()
-    expected = {k: v for k, v in expected.items() if k not in but}
-    while True:
-        app.settle()
-        now = {k: v for k, v in d.settings(app).items() if k not in but}
-        if now == expected:
-            return
-        if time.monotonic() - start > timeout_s:
-            assert now == expected  # shows the difference
-        app.page.wait_for_timeout(200)
+def comes_back(app: AppPage, expected: dict) -> None:
+    """The page shows `expected` (as `d.settings` reads it). A new session draws its page only once
+    its saved work is back (`app.settle` waits for that), so one reading tells."""
+    app.settle()
+    assert d.settings(app) == expected
+
+
+def until(app: AppPage, condition, what: str, timeout_s: float = 60.0) -> None:
+    """Wait until `condition()` holds, for what the page cannot show (a socket's messages, the
+    server's processes): the one polling wait of this file."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        app.page.wait_for_timeout(20)
+
+
+def kept_in_storage(app: AppPage, page: str, text: str, timeout_s: float = 60.0) -> None:
+    """Wait until the browser keeps `text` in `page`'s saved work."""
+    app.page.wait_for_function(
+        "([k, t]) => (localStorage.getItem(k) || '').includes(t)", arg=[f"tokenizer-workbench/{page}", text],
+        timeout=timeout_s * 1000,
+    )  # fmt: skip
 
 
 def metrics(app: AppPage) -> list[str]:
@@ -80,9 +89,7 @@ def test_the_bpe_playground_keeps_its_corpus_options_and_trained_model(app_page)
         app.run(lambda: app.main.get_by_role("button", name="Next").click())
     now, trained = d.settings(app), metrics(app)
     assert now["bpe_step"] == ["4"]
-    app.page.wait_for_function(
-        "() => (localStorage.getItem('tokenizer-workbench/bpe#light') || '').includes('\"bpe_step\": 4')"
-    )
+    kept_in_storage(app, "bpe#light", '"bpe_step": 4')
     reload(app)
     comes_back(app, now)
     assert metrics(app) == trained  # the model trained on this corpus, not the default preset's
@@ -101,11 +108,10 @@ def test_the_language_costs_keep_own_translations_and_settings(app_page, tmp_pat
     )
     upload = app.main.get_by_test_id("stFileUploader").locator("input[type=file]").first
     app.run(lambda: upload.set_input_files(str(csv)))
-    for _ in range(100):  # the upload's rerun, then the language list's
-        if "Klingon (mine)" in d.settings(app)["languages_selected"]:
-            break
-        app.page.wait_for_timeout(200)
-        app.settle()
+    expect(d.widget(app, "languages_selected")).to_contain_text(
+        "Klingon (mine)"
+    )  # the upload's rerun, then the list's
+    app.settle()
     d.unpick(app, "languages_tokenizers", "Mistral Tekken")
     d.number(app, "languages_requests", 5_000)
     now = d.settings(app)
@@ -150,9 +156,7 @@ def test_a_browser_restart_keeps_the_work_and_clear_removes_it(browser, server_u
     default = d.settings(app)["chunks_text"]
     d.text(app, "chunks_text", "Kept after the browser closed. " * 20)
     now = d.settings(app)
-    app.page.wait_for_function(
-        "() => (localStorage.getItem('tokenizer-workbench/chunks') || '').includes('Kept after')"
-    )
+    kept_in_storage(app, "chunks", "Kept after")
     storage = first.storage_state()
     first.close()
 
@@ -164,9 +168,7 @@ def test_a_browser_restart_keeps_the_work_and_clear_removes_it(browser, server_u
         app.page.get_by_test_id("stSidebar").get_by_text("Your work in this browser").click()
         app.run(lambda: app.page.get_by_role("button", name="Clear my saved work").click())
         app.page.wait_for_function("() => localStorage.getItem('tokenizer-workbench/chunks') === null")
-        reload(app)
-        app.settle()
-        app.page.wait_for_timeout(1_000)  # time enough for a restore, were there anything to restore
+        reload(app)  # the page is drawn once the browser has answered: nothing was kept
         app.settle()
         assert d.settings(app)["chunks_text"] == default
     finally:
@@ -183,27 +185,27 @@ def test_two_browsers_do_not_see_each_others_work(browser, server_url):
         default = d.settings(app)["chunks_text"]
         d.text(app, "chunks_text", "Private to the first browser. " * 10)
         other = AppPage(two.new_page(), server_url)
-        other.goto("chunks")
-        other.page.wait_for_timeout(1_000)
-        other.settle()
+        other.goto("chunks")  # drawn once its browser has answered
         assert d.settings(other)["chunks_text"] == default
     finally:
         one.close()
         two.close()
 
 
-def _kept_tokenizers(app: AppPage) -> list[str]:
-    """The names of the own tokenizers this browser keeps (IndexedDB)."""
-    return app.page.evaluate(
-        """() => new Promise((resolve) => {
+def _kept_tokenizers(app: AppPage, names: list[str], timeout_s: float = 120.0) -> None:
+    """Wait until the own tokenizers this browser keeps (IndexedDB) are `names` (15 MB compressed,
+    sent and written: slow under load)."""
+    app.page.wait_for_function(
+        """(names) => new Promise((resolve) => {
           const r = indexedDB.open("tokenizer-workbench", 1);
           r.onupgradeneeded = () => r.result.createObjectStore("own-tokenizers", { keyPath: "id" });
           r.onsuccess = () => {
             const get = r.result.transaction("own-tokenizers").objectStore("own-tokenizers").getAll();
-            get.onsuccess = () => resolve(get.result.map((e) => e.name || e.file_name));
+            get.onsuccess = () => resolve(JSON.stringify(get.result.map((e) => e.name).sort()) === JSON.stringify(names));
           };
-        })"""
-    )
+        })""",
+        arg=sorted(names), timeout=timeout_s * 1000, polling=250,
+    )  # fmt: skip
 
 
 def _own_metric(app: AppPage, name: str) -> str:
@@ -247,23 +249,17 @@ def test_own_tokenizers_come_back_after_a_reload_chosen_and_counting_the_same(ap
     for name in ("my gpt2", "big vocab"):
         d.pick(app, "workspace_tokenizers", f"{name} (yours)", typed=name)
     counts = {name: _own_metric(app, name) for name in ("my gpt2", "big vocab")}
-    deadline = time.monotonic() + 120  # 15 MB compressed, sent and written to IndexedDB: slow under load
-    while time.monotonic() < deadline and sorted(_kept_tokenizers(app)) != ["big vocab", "my gpt2"]:
-        app.page.wait_for_timeout(250)
-    assert sorted(_kept_tokenizers(app)) == ["big vocab", "my gpt2"]
+    _kept_tokenizers(app, ["big vocab", "my gpt2"])
     now = d.settings(app)
 
     reload(app)
-    comes_back(app, now, timeout_s=120)  # chosen again
+    comes_back(app, now)  # chosen again
     for name in ("my gpt2", "big vocab"):  # both back in the list
         assert _own_listed(app, name)
     assert {name: _own_metric(app, name) for name in counts} == counts  # the same counts
     sidebar = app.page.get_by_test_id("stSidebar")
     app.run(lambda: sidebar.get_by_role("button", name="Remove my gpt2").click())
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _kept_tokenizers(app) != ["big vocab"]:
-        app.page.wait_for_timeout(250)
-    assert _kept_tokenizers(app) == ["big vocab"]
+    _kept_tokenizers(app, ["big vocab"])
     assert app.exceptions() == []
 
 
@@ -299,54 +295,47 @@ def _chunks_document_kept(app: AppPage) -> str:
     app.goto("chunks")
     saved_text = "My saved document, kept across a reload. " * 10
     d.text(app, "chunks_text", saved_text)
-    app.page.wait_for_function(
-        "() => (localStorage.getItem('tokenizer-workbench/chunks') || '').includes('My saved document')"
-    )
+    kept_in_storage(app, "chunks", "My saved document")
     return saved_text
 
 
-def test_text_typed_before_the_saved_work_comes_back_stays(app_page):
-    """The saved work comes late (its answer held back on the wire, as on a slow connection):
-    the user has typed meanwhile, and the typing stays; the saved text is a click away."""
-    app = app_page
-    saved_text = _chunks_document_kept(app)
-    from streamlit.proto.BackMsg_pb2 import BackMsg
+def _hold(app: AppPage, event: bytes, *, drop: bool = False) -> dict:
+    """Route the app's socket (for the next page load): the page's messages to the server that carry
+    the component's `event` are held back (`drop`: the first is lost, the rest go)."""
+    state: dict = {"held": [], "server": None, "dropped": 0}
 
-    held: list = []
-
-    def to_server(message, _server):
-        if isinstance(message, bytes) and b"tokenizer-workbench/chunks" in message and b'"raw"' in message:
-            held.append(BackMsg.FromString(message))  # the browser's answer: held back
-            return None
-        if held and isinstance(message, bytes):  # the user's typing: the answer goes with it
-            typed = BackMsg.FromString(message)
-            ids = {w.id for w in typed.rerun_script.widget_states.widgets}
-            for w in held.pop().rerun_script.widget_states.widgets:
-                if w.id not in ids:  # the answer's trigger (every other value is the typing's)
-                    typed.rerun_script.widget_states.widgets.append(w)
-            message = typed.SerializeToString()
+    def to_server(message, server):
+        state["server"] = server
+        if isinstance(message, bytes) and b'"event":"' + event + b'"' in message:
+            if drop and state["dropped"] == 0:
+                state["dropped"] += 1
+                return None
+            if not drop:
+                state["held"].append(message)
+                return None
         return message
 
     _route(app, to_server=to_server)
+    return state
+
+
+def test_no_text_box_exists_before_the_saved_work_is_back_so_typing_cannot_meet_a_late_restore(app_page):
+    """The browser's answer held back on the wire (a slow connection): the page draws no text box
+    to type in meanwhile, only that it is restoring. Once the answer arrives the saved text is
+    there, and what the user then types stays and is kept."""
+    app = app_page
+    saved_text = _chunks_document_kept(app)
+    state = _hold(app, b"answer")
     app.page.reload()
-    app.page.wait_for_function("() => document.querySelector('[data-testid=stMain] textarea')")
-    for _ in range(100):
-        if held:
-            break
-        app.page.wait_for_timeout(100)
-    assert held, "the browser's answer with the saved work was not seen"
-    box = d.widget(app, "chunks_text").locator("textarea")
-    box.fill("Typed before the saved work came back.")
-    box.press("Control+Enter")  # the typing and the late answer reach the server together
-    for _ in range(100):
-        if not held:
-            break
-        app.page.wait_for_timeout(100)
-    app.page.wait_for_timeout(1_000)
+    until(app, lambda: state["held"], "the browser's answer")
+    expect(app.page.locator(".st-key-saved_work_restoring")).to_be_visible()
+    expect(app.main.locator("textarea")).to_have_count(0)
+    app.run(lambda: state["server"].send(state["held"][-1]))  # the answer arrives, late
     app.settle()
-    assert d.settings(app)["chunks_text"] == "Typed before the saved work came back."
-    app.run(lambda: app.main.get_by_role("button", name="Restore the text you had before").click())
     assert d.settings(app)["chunks_text"] == saved_text
+    d.text(app, "chunks_text", "Typed once the saved work came back.")
+    kept_in_storage(app, "chunks", "Typed once the saved work came back.")
+    assert d.settings(app)["chunks_text"] == "Typed once the saved work came back."
     assert app.exceptions() == []
 
 
@@ -360,59 +349,14 @@ def _own_listed(app: AppPage, name: str) -> bool:
     return sidebar.get_by_text(re.compile(f"^{re.escape(name)} · ")).is_visible()
 
 
-def _first_ask_lost(app: AppPage, marker: bytes, *, also: tuple[bytes, bytes] | None = None) -> None:
-    """Reload the page as if the new session's first run had been cut short by the next one (an
-    own tokenizer coming back, a click) before its messages left the server (Streamlit drops
-    them): the first element carrying `marker` reaches the browser without its ask (`load`;
-    `also`: one more same-length change, so that it does nothing else either), and the next run
-    is asked for at once."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    changed: list[bytes] = []
-    first: list[bytes] = []
-
-    def to_page(message, server):
-        if not changed and isinstance(message, bytes) and marker in message and b'"load"' in message:
-            changed.append(message)
-            message = message.replace(b'"load"', b'"l0ad"')  # the same length: still well formed
-            if also:
-                message = message.replace(*also)
-            msg = ForwardMsg.FromString(message)
-            msg.hash = ""  # not the message the server sent: the browser must not take it for that
-            message = msg.SerializeToString()
-            server.send(first[0])  # the next run
-        return message
-
-    def to_server(message, _server):
-        rerun = (
-            isinstance(message, bytes) and BackMsg.FromString(message).WhichOneof("type") == "rerun_script"
-        )
-        if rerun and not first:
-            first.append(message)
-        return message
-
-    _route(app, to_page=to_page, to_server=to_server)
-    app.page.reload()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not changed:
-        app.page.wait_for_timeout(100)
-    assert changed, "the first run's ask was not seen"
-
-
-def test_the_saved_work_comes_back_when_the_first_ask_never_reached_the_browser(app_page):
-    """The ask for the saved work is in every run until the answer is here, so the next run asks
-    again (before: the first run only, and the work never came back)."""
+def test_the_saved_work_comes_back_when_the_browsers_answer_is_lost(app_page):
+    """The browser sends its answer again while the session still asks for it."""
     app = app_page
     saved_text = _chunks_document_kept(app)
-    page = b"tokenizer-workbench/chunks"
-    _first_ask_lost(app, page, also=(page, b"tokenizer-workbench/chunkz"))  # nor writes the page's
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        app.settle()
-        if d.settings(app).get("chunks_text") == saved_text:
-            break
-        app.page.wait_for_timeout(250)
+    state = _hold(app, b"answer", drop=True)
+    reload(app)
+    app.settle()
+    assert state["dropped"] == 1, "the browser's answer was not seen"
     assert d.settings(app)["chunks_text"] == saved_text
     assert app.exceptions() == []
 
@@ -423,46 +367,29 @@ def _gpt2_kept(app: AppPage) -> None:
 
     app.goto("")
     _add_own(app, registry.DATA_DIR / "r50k_base.tiktoken", "my gpt2")
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _kept_tokenizers(app) != ["my gpt2"]:
-        app.page.wait_for_timeout(250)
-    assert _kept_tokenizers(app) == ["my gpt2"]
+    _kept_tokenizers(app, ["my gpt2"])
 
 
-def test_own_tokenizers_come_back_when_the_first_ask_never_reached_the_browser(app_page):
-    """The same for the user's own tokenizers, kept in IndexedDB: the next run asks again."""
+def test_own_tokenizers_come_back_when_the_browsers_answer_is_lost(app_page):
     app = app_page
     _gpt2_kept(app)
-    _first_ask_lost(app, b'"max_all"')
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not _own_listed(app, "my gpt2"):
-        app.page.wait_for_timeout(500)
+    state = _hold(app, b"answer", drop=True)
+    reload(app)
+    assert state["dropped"] == 1, "the browser's answer was not seen"
     assert _own_listed(app, "my gpt2")
     assert app.exceptions() == []
 
 
-def test_an_own_tokenizer_whose_message_back_was_lost_is_sent_again(app_page):
-    """The browser's message that brings a kept tokenizer back can be lost (sent while another run
-    is asked for): not answered in time, the browser sends it again by itself (before: it waited
-    for a render of its element, which comes only when its data changes, and the tokenizer never
-    came back)."""
+def test_the_page_comes_when_the_browsers_go_is_lost(app_page):
+    """The last message of a restore (the browser asks for the run that draws the page) is sent
+    again while the session still waits for it."""
     app = app_page
-    _gpt2_kept(app)
-    lost: list[bytes] = []
-
-    def to_server(message, _server):
-        if not lost and isinstance(message, bytes) and b'"event":"back"' in message:
-            lost.append(message)  # the first message back: lost on the way
-            return None
-        return message
-
-    _route(app, to_server=to_server)
-    app.page.reload()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not _own_listed(app, "my gpt2"):
-        app.page.wait_for_timeout(500)
-    assert _own_listed(app, "my gpt2")
-    assert lost, "the message back was not seen"
+    saved_text = _chunks_document_kept(app)
+    state = _hold(app, b"go", drop=True)
+    reload(app)
+    app.settle()
+    assert state["dropped"] == 1, "the browser's go was not seen"
+    assert d.settings(app)["chunks_text"] == saved_text
     assert app.exceptions() == []
 
 
@@ -486,7 +413,14 @@ def _route_reads(app: AppPage) -> dict:
     from tests.e2e.conftest import SERVER_PIDS
 
     server = SERVER_PIDS[app.base_url]
-    state: dict = {"armed": None, "last": None, "seen": None}
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    state: dict = {"armed": None, "last": None, "seen": None, "started": 0}
+
+    def to_page(message, _socket):
+        if isinstance(message, bytes) and ForwardMsg.FromString(message).WhichOneof("type") == "new_session":
+            state["started"] += 1  # a run of the script has started
+        return message
 
     def to_server(message, socket):
         if isinstance(message, bytes) and state["seen"] is None:
@@ -496,7 +430,7 @@ def _route_reads(app: AppPage) -> dict:
                 state["last"] = message
         return message
 
-    _route(app, to_server=to_server)
+    _route(app, to_page=to_page, to_server=to_server)
     return state
 
 
@@ -517,54 +451,42 @@ def _click_on(key: str):
 def _click_while_it_is_read(app: AppPage, state: dict) -> None:
     """Once the message that makes the server read a tokenizer's file (in a process of its own) has
     gone (`_route_reads`), hold that process (SIGSTOP) as soon as it starts, send the page's last
-    run message again (to the server, a click that changes nothing) and wait until that run is
-    over, then let the process go on. Streamlit starts the click's run at once, in a thread of its
-    own, and stops the reading run at its next use of the session's state: this makes that happen
-    every time, not only on a busy server."""
+    run message again (to the server, a click that changes nothing) and wait until the server has
+    started that run, then let the process go on. Streamlit starts the click's run at once, in a
+    thread of its own, and stops the reading run at its next use of the session's state: this
+    makes that happen every time, not only on a busy server."""
     from tests.e2e.conftest import SERVER_PIDS
 
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and state["seen"] is None:
-        app.page.wait_for_timeout(10)
-    assert state["seen"] is not None, "the message that reads the file was not seen"
+    until(app, lambda: state["seen"] is not None, "the message that reads the file")
     socket, before = state["seen"]
     held: list[int] = []
-    while time.monotonic() < deadline and not held:
-        held.extend(sorted(_descendants(SERVER_PIDS[app.base_url]) - before))
-        app.page.wait_for_timeout(2)
-    assert held, "no process was started to read the file"
+    until(app, lambda: held.extend(sorted(_descendants(SERVER_PIDS[app.base_url]) - before)) or held,
+          "a process that reads the file")  # fmt: skip
     for pid in held:
         os.kill(pid, signal.SIGSTOP)  # the add waits for it...
     try:
-        app.run(lambda: socket.send(state["last"]))  # ...while the click's run starts and ends
+        started = state["started"]
+        socket.send(state["last"])  # ...while the click's run starts
+        until(app, lambda: state["started"] > started, "the click's run")
     finally:
         for pid in held:
             os.kill(pid, signal.SIGCONT)
+    app.settle()
 
 
 def test_an_own_tokenizer_being_added_again_when_a_click_comes_is_not_lost(app_page):
-    """A click (any rerun) while a kept tokenizer is being added again after a reload. Before: the
-    tokenizer was built, then lost (neither in the list nor chosen), while the browser had been
-    told it was here."""
+    """A click (any rerun) while a kept tokenizer is being added again after a reload: the
+    tokenizer is listed and chosen again with no further click."""
     app = app_page
     _gpt2_kept(app)
     d.pick(app, "workspace_tokenizers", "my gpt2 (yours)", typed="my gpt2")
-    app.page.wait_for_function(
-        "() => (localStorage.getItem('tokenizer-workbench/workspace') || '').includes('custom-')"
-    )
+    kept_in_storage(app, "workspace", "custom-")
     chosen = d.settings(app)["workspace_tokenizers_picker"]
     assert "my gpt2 (yours)" in chosen
     state = _route_reads(app)
-    state["armed"] = lambda message: b'"event":"back"' in message
+    state["armed"] = lambda message: b'"event":"answer"' in message
     app.page.reload()
     _click_while_it_is_read(app, state)
-    deadline = time.monotonic() + 30  # no click after: the page asks for the runs it needs
-    while time.monotonic() < deadline:
-        app.settle()
-        # .get: a read may fall on a run that restores the work, which draws none of the page
-        if _own_listed(app, "my gpt2") and d.settings(app).get("workspace_tokenizers_picker") == chosen:
-            break
-        app.page.wait_for_timeout(250)
     assert _own_listed(app, "my gpt2")
     assert d.settings(app)["workspace_tokenizers_picker"] == chosen
     assert app.exceptions() == []
@@ -572,7 +494,7 @@ def test_an_own_tokenizer_being_added_again_when_a_click_comes_is_not_lost(app_p
 
 def test_an_upload_being_read_when_a_click_comes_is_added_and_kept(app_page):
     """ "Add tokenizer", then a click elsewhere while the file is read: the tokenizer is added,
-    said so, listed and kept in the browser, with no further click. Before: read, then lost."""
+    said so, listed and kept in the browser, with no further click."""
     from tokenizer_core.tokenizers import registry
 
     app = app_page
@@ -591,55 +513,21 @@ def test_an_upload_being_read_when_a_click_comes_is_added_and_kept(app_page):
     _click_while_it_is_read(app, state)
     expect(sidebar.get_by_text(re.compile("Added my gpt2"))).to_be_visible(timeout=30_000)
     assert _own_listed(app, "my gpt2")
-    deadline = time.monotonic() + 60  # compressed, sent and written to IndexedDB: slow under load
-    while time.monotonic() < deadline and _kept_tokenizers(app) != ["my gpt2"]:
-        app.page.wait_for_timeout(250)
-    assert _kept_tokenizers(app) == ["my gpt2"]
+    _kept_tokenizers(app, ["my gpt2"])
     assert app.exceptions() == []
 
 
-def test_a_run_from_the_page_as_it_was_before_the_restore_does_not_undo_it(app_page):
-    """Between the run that restores the saved work and the run the browser asks for once it shows
-    it, a run asked for from the page as it was before can come (on a busy server, often: a click,
-    a timer, a message sent meanwhile). It carries the old page's values, which Streamlit takes
-    over the restored ones. Here the page's own message with the saved work is sent again as the
-    restoring run's answer reaches the page (before: the page showed the sample document, and
-    wrote it over the saved one)."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-
+def test_the_browsers_answer_coming_again_after_the_restore_does_not_undo_it(app_page):
+    """A message of the page from before the restore (here its answer, sent again once the page is
+    drawn) changes nothing: the page shows the saved text and keeps it."""
     app = app_page
     saved_text = _chunks_document_kept(app)
-    stored: list[bytes] = []
-    sent: list[bool] = []
-
-    def to_server(message, _server):
-        if (
-            isinstance(message, bytes)
-            and not stored
-            and b'"event":"stored"' in message
-            and BackMsg.FromString(message).WhichOneof("type") == "rerun_script"
-        ):
-            stored.append(message)  # its widget values: the page before the restore
-        return message
-
-    def to_page(message, server):
-        if isinstance(message, bytes) and stored and not sent and b"Restoring your work" in message:
-            sent.append(True)
-            server.send(stored[0])  # a run from the page as it was, as the restore's answer comes
-        return message
-
-    _route(app, to_page=to_page, to_server=to_server)
-    reload(app)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        app.settle()
-        if sent and d.settings(app).get("chunks_text") == saved_text:
-            break
-        app.page.wait_for_timeout(250)
-    assert sent, "the restore's run was not seen"
+    state = _hold(app, b"answer")
+    app.page.reload()
+    until(app, lambda: state["held"], "the browser's answer")
+    app.run(lambda: state["server"].send(state["held"][0]))
+    app.settle()
+    app.run(lambda: state["server"].send(state["held"][0]))  # again, from the page before
     assert d.settings(app)["chunks_text"] == saved_text
-    app.page.wait_for_timeout(1000)
-    assert "My saved document" in app.page.evaluate(
-        "() => localStorage.getItem('tokenizer-workbench/chunks')"
-    )
+    kept_in_storage(app, "chunks", "My saved document")
     assert app.exceptions() == []

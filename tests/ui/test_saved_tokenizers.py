@@ -1,7 +1,7 @@
-"""A user's own tokenizers kept in the browser across a reload (ui/saved_tokenizers.py), headless.
+"""A user's own tokenizers kept across a reload (ui/saved_work.py), headless.
 
 AppTest runs no JavaScript: each test reads what the app gives the browser's component (the
-entry it keeps) and hands the app what the component sends back in a new session."""
+entry it keeps) and hands a new session what the component sends back (`SavedWork`)."""
 
 from __future__ import annotations
 
@@ -31,18 +31,16 @@ class _File:
 
 
 def _session() -> None:
-    """The sidebar's add path and the component, a page's restore, and the page's tokenizer list."""
+    """The sidebar's add path, the session's saved work, and the page's tokenizer list."""
     import streamlit as st
 
-    from ui.saved_tokenizers import add_back
-    from ui.saved_work import restore
+    from ui.saved_work import restore_saved_work
     from ui.state import session_tokenizers
     from ui.widgets import (
         _add_custom,
         _remove_own,
         add_own_tokenizer,
         custom_tokenizer_sidebar,
-        keep_own_tokenizers,
         tokenizer_select,
     )
 
@@ -50,11 +48,7 @@ def _session() -> None:
         _add_custom("tiktoken")
     if rm := st.session_state.pop("remove", None):
         _remove_own(rm)
-    if raw := st.session_state.pop("page_work", None):
-        restore("workspace", raw)
-    for back in st.session_state.pop("back", []):
-        add_back(back, add_own_tokenizer)
-    keep_own_tokenizers()
+    restore_saved_work(add_own_tokenizer)
     custom_tokenizer_sidebar()
     tokenizer_select("workspace_tokenizers")
     for tok in session_tokenizers().values():
@@ -63,10 +57,12 @@ def _session() -> None:
 
 def _component_data(at) -> dict:
     for el in at.get("bidi_component"):
-        if el.proto.component_name.endswith("tw_own_tokenizers"):
+        if el.proto.component_name.endswith("tw_saved_work"):
             which = el.proto.WhichOneof("data")
-            return json.loads(el.proto.json if which == "json" else el.proto.mixed.json)
-    raise AssertionError("no own-tokenizers component")
+            data = json.loads(el.proto.json if which == "json" else el.proto.mixed.json)
+            if "stage" in data:
+                return data
+    raise AssertionError("no saved-work component")
 
 
 def _new() -> AppTest:
@@ -74,6 +70,30 @@ def _new() -> AppTest:
     at.session_state["workspace_tokenizers"] = ["o200k_base"]
     at.session_state["text"] = TEXT
     return at
+
+
+def _reloaded(own: dict[str, str], page_work: dict | None = None, *, server_copy: bool = True) -> AppTest:
+    """A new session whose browser answered: it keeps the tokenizers `own` (id -> name) and the
+    workspace's `page_work`. `server_copy`: the server still has their files."""
+    from ui import saved_work
+
+    if not server_copy:
+        saved_work._FILES.clear()
+    at = _new()
+    pages = {
+        "workspace": json.dumps(
+            {"format": FORMAT, "version": VERSION, "page": "workspace", "values": page_work}
+        )
+    }
+    work = saved_work.SavedWork(stage="files", own=dict(own), saved=pages if page_work else {})
+    at.session_state["saved_work"] = work
+    return at
+
+
+def _go(at: AppTest) -> AppTest:
+    """The browser's "go": the run that draws the page."""
+    at.session_state["saved_work"].stage = "done"
+    return _ok(at.run())
 
 
 def _ok(at: AppTest) -> AppTest:
@@ -121,53 +141,45 @@ def test_an_added_tokenizer_is_given_to_the_browser_with_its_file_and_settings(a
     assert len(json.dumps(entry)) < len(VOCAB.read_bytes())  # compressed, even as base64
 
 
-def test_a_new_session_adds_it_again_with_the_same_id_and_counts_and_the_page_finds_it(added):
-    """The page's saved work (restored first) chose the tokenizer; the browser sends the
-    tokenizer after: the page's list has it again, and it counts as GPT-2 does."""
-    tid, entry = added
-    at = _new()
-    at.session_state["page_work"] = json.dumps(
-        {
-            "format": FORMAT,
-            "version": VERSION,
-            "page": "workspace",
-            "values": {"workspace_tokenizers": ["o200k_base", tid]},
-        }
-    )
+def test_a_new_session_adds_it_again_from_the_servers_copy_with_the_same_id_and_counts(added):
+    """The page's saved work chose the tokenizer: the page draws only once it is back, chosen,
+    counting as GPT-2 does, and the browser sent no file (the server kept one by its id)."""
+    tid, _ = added
+    at = _reloaded({tid: "my gpt2"}, {"workspace_tokenizers": ["o200k_base", tid]})
     at = _ok(at.run())
-    assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base"]  # not here yet
-    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
-    at = _ok(at.run())
+    assert _component_data(at)["need"] == [] and not at.multiselect
+    at = _go(at)
     gpt2 = tiktoken.Encoding(
         "gpt2", pat_str=r50k_pat_str, mergeable_ranks=load_tiktoken_bpe(str(VOCAB)), special_tokens={}
     )  # tiktoken's own GPT-2, over the same file
     assert _counts(at) == {tid: len(gpt2.encode(TEXT))}
     assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base", tid]
-    assert tid in _component_data(at)["got"]  # the browser may send the next one
     assert "my gpt2" in " ".join(t.value for t in at.text)  # under its own name in the sidebar
 
 
-def test_a_choice_that_names_a_tokenizer_still_to_come_gets_the_ones_here_as_they_come(added):
-    """The workspace chose GPT-2's file and another of the user's own tokenizers that this browser
-    did not keep (too large, say): GPT-2's comes back, is chosen again at once, and the browser
-    is told so (it sends the next one only then). Before: the choice waited for both, for ever."""
+def test_the_browser_sends_the_file_only_when_the_server_no_longer_has_it(added):
+    from ui.saved_work import take_file
+
     tid, entry = added
-    never = "custom-0123456789abcdef"
-    at = _new()
-    at.session_state["page_work"] = json.dumps(
-        {
-            "format": FORMAT,
-            "version": VERSION,
-            "page": "workspace",
-            "values": {"workspace_tokenizers": ["o200k_base", never, tid]},
-        }
-    )
+    at = _reloaded({tid: "my gpt2"}, {"workspace_tokenizers": ["o200k_base", tid]}, server_copy=False)
     at = _ok(at.run())
-    assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base"]
-    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
+    assert _component_data(at)["need"] == [tid] and not at.multiselect  # asked for, the page waits
+    take_file(at.session_state["saved_work"], {"id": tid, "entry": entry})  # the browser's answer
     at = _ok(at.run())
+    assert _component_data(at)["need"] == []
+    at = _go(at)
+    assert list(_counts(at)) == [tid]
     assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base", tid]
-    assert tid in _component_data(at)["got"]
+
+
+def test_a_choice_naming_a_tokenizer_that_never_comes_keeps_the_ones_that_came(added):
+    """The workspace chose GPT-2's file and another of the user's own tokenizers that this browser
+    did not keep (too large, say): GPT-2's is chosen again, the other left out."""
+    tid, _ = added
+    never = "custom-0123456789abcdef"
+    at = _reloaded({tid: "my gpt2"}, {"workspace_tokenizers": ["o200k_base", never, tid]})
+    at = _go(_ok(at.run()))
+    assert at.multiselect(key="workspace_tokenizers").value == ["o200k_base", tid]
     at.multiselect(key="workspace_tokenizers").set_value([tid])  # the user's change stands
     at = _ok(at.run())
     at = _ok(at.run())
@@ -192,9 +204,11 @@ def test_a_damaged_entry_is_skipped_with_a_quiet_note(added, entry):
         entry = dict(good, data=base64.b64encode(zlib.compress(b"\0" * 61_000_000, 9)).decode())
     elif isinstance(entry, dict):
         entry = dict(entry, id=entry.get("id", tid))
-    at = _new()
-    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
-    at = _ok(at.run())
+    from ui.saved_work import take_file
+
+    at = _ok(_reloaded({tid: "my gpt2"}, server_copy=False).run())
+    take_file(at.session_state["saved_work"], {"id": tid, "entry": entry})
+    at = _go(_ok(at.run()))
     assert _counts(at) == {}
     notes = " ".join(t.value for t in at.toast)
     assert "not added again" in notes and "Traceback" not in notes
@@ -202,20 +216,20 @@ def test_a_damaged_entry_is_skipped_with_a_quiet_note(added, entry):
 
 def test_a_file_that_no_longer_adds_says_so_in_words(added):
     tid, good = added
+    from ui.saved_work import take_file
+
     junk = dict(good, data=base64.b64encode(zlib.compress(b"not a vocabulary\n")).decode())
-    at = _new()
-    at.session_state["back"] = [{"key": tid, "entry": junk, "more": 0}]
-    at = _ok(at.run())
+    at = _ok(_reloaded({tid: "my gpt2"}, server_copy=False).run())
+    take_file(at.session_state["saved_work"], {"id": tid, "entry": junk})
+    at = _go(_ok(at.run()))
     assert _counts(at) == {}
     (note,) = [t.value for t in at.toast]
     assert note.startswith("Your tokenizer my gpt2 was kept in this browser but could not be added again: ")
 
 
 def test_removing_it_removes_it_from_the_browser(added):
-    tid, entry = added
-    at = _new()
-    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
-    at = _ok(at.run())
+    tid, _ = added
+    at = _go(_ok(_reloaded({tid: "my gpt2"}).run()))
     at.session_state["remove"] = tid
     at = _ok(at.run())
     assert _counts(at) == {}
@@ -239,15 +253,22 @@ def test_a_file_too_large_to_keep_is_named_in_the_sidebar(monkeypatch):
     )
 
 
-def test_every_run_asks_the_browser_for_its_kept_tokenizers_with_the_sessions_mark():
-    """Not the first run only: a run cut short by the next never reaches the browser (Streamlit
-    drops its messages), and the tokenizers would then never come back. The browser reads once per
-    mark; a new session has a new one."""
-    at = _ok(_new().run())
-    mark = _component_data(at)["load"]
+def test_every_run_asks_the_browser_for_what_it_kept_with_the_sessions_mark():
+    """Until the answer is here (a run cut short by the next never reaches the browser, and an
+    answer can be lost: the browser sends it again while the stage is the same). A new session
+    has a new mark."""
+    from ui.saved_work import SavedWork
+
+    at = _new()
+    at.session_state["saved_work"] = SavedWork()
     at = _ok(at.run())
-    assert _component_data(at)["load"] == mark and isinstance(mark, str) and len(mark) >= 8
-    assert _component_data(_ok(_new().run()))["load"] != mark
+    data = _component_data(at)
+    assert data["stage"] == "asking" and isinstance(data["mark"], str) and len(data["mark"]) >= 8
+    at = _ok(at.run())
+    assert _component_data(at)["stage"] == "asking" and _component_data(at)["mark"] == data["mark"]
+    other = _new()
+    other.session_state["saved_work"] = SavedWork()
+    assert _component_data(_ok(other.run()))["mark"] != data["mark"]
 
 
 def _busy_for(monkeypatch, times: int) -> list[int]:
@@ -287,35 +308,21 @@ def _busy_for(monkeypatch, times: int) -> list[int]:
     return tried
 
 
-def test_a_tokenizer_the_server_was_too_busy_to_add_is_tried_again_when_the_browser_sends_it_again(
-    added, monkeypatch
-):
-    """Not noted as here, so the browser sends it again (10 s later), and that try adds it; no
-    note meanwhile (before: a toast, and never tried again)."""
-    tid, entry = added
+def test_a_tokenizer_the_server_was_too_busy_to_add_is_tried_again(added, monkeypatch):
+    """A second later, in the same run (no note meanwhile)."""
+    tid, _ = added
     tried = _busy_for(monkeypatch, 1)
-    at = _new()
-    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
-    at = _ok(at.run())
-    assert tried == [1] and _counts(at) == {}
-    assert tid not in _component_data(at)["got"] and not at.toast
-    at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]  # the browser's resend
-    at = _ok(at.run())
-    assert tried == [2] and list(_counts(at)) == [tid]
-    assert tid in _component_data(at)["got"]
+    at = _go(_ok(_reloaded({tid: "my gpt2"}).run()))
+    assert tried == [2] and list(_counts(at)) == [tid] and not at.toast
 
 
 def test_a_tokenizer_the_server_stays_too_busy_to_add_says_so_after_the_last_try(added, monkeypatch):
-    from ui.saved_tokenizers import TRIES
+    from ui.saved_work import TRIES
 
-    tid, entry = added
+    tid, _ = added
     tried = _busy_for(monkeypatch, 99)
-    at = _new()
-    for n in range(1, TRIES + 1):
-        at.session_state["back"] = [{"key": tid, "entry": entry, "more": 0}]
-        at = _ok(at.run())
-        assert tried == [n] and _counts(at) == {}
-        assert (tid in _component_data(at)["got"]) == (n == TRIES)  # the browser sends the next one
+    at = _go(_ok(_reloaded({tid: "my gpt2"}).run()))
+    assert tried == [TRIES] and _counts(at) == {}
     (note,) = [t.value for t in at.toast]
     assert note == (
         "Your tokenizer my gpt2 was kept in this browser but could not be added again: the server "

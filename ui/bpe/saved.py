@@ -10,24 +10,19 @@ import streamlit as st
 from tokenizer_core.bpe import BPEError, load_bpe_model, save_bpe_model
 
 
-def bpe_extra() -> dict:
+def extra() -> dict:
     model = st.session_state.get("bpe_model")
     if model is None:
         return {}
-    return {
-        "_model": save_bpe_model(model),
-        "_fp": st.session_state.get("bpe_fp") or "",
-        # the corpus's words and counts, which the page shows and a model file does not hold
-        "_words": [list(model.words), list(model.freqs), model.words_cut]
-        if model.source == "trained"
-        else None,
-    }
+    # the corpus's words and counts, which the page shows and a model file does not hold
+    words = [list(model.words), list(model.freqs), model.words_cut] if model.source == "trained" else None
+    return {"_model": save_bpe_model(model), "_fp": st.session_state.get("bpe_fp") or "", "_words": words}
 
 
-def bpe_restore(values: dict, notes: list[str]) -> bool:
-    from ..jobs import cancel_job
+def restore(values: dict, notes: list[str]) -> bool:
     from .model import set_model
 
+    st.session_state["bpe_initialized"] = True  # the saved options, not the first preset's
     if "_model" not in values:
         return True
     try:
@@ -42,14 +37,6 @@ def bpe_restore(values: dict, notes: list[str]) -> bool:
         and all(isinstance(f, int) and not isinstance(f, bool) and f > 0 for f in words[1])
         and isinstance(words[2], int) and not isinstance(words[2], bool) and words[2] >= 0
     ):  # fmt: skip
-        model = dataclasses.replace(
-            model, words=tuple(words[0]), freqs=tuple(words[1]), words_cut=words[2], source="trained"
-        )
-    cancel_job("bpe")  # the first visit's training of the default corpus: the saved model wins
-    st.session_state.pop("bpe_job", None)
-    st.session_state.pop("bpe_autotrain", None)
-    set_model(model, values.get("_fp") or None)
-    # the step shown is not kept: it changes with every click, and each change would send the
-    # whole snapshot (corpus and model, up to 2 MB) to the browser again
-    st.session_state["bpe_step"] = min(1, model.n_merges)
+        model = dataclasses.replace(model, words=tuple(words[0]), freqs=tuple(words[1]), words_cut=words[2], source="trained")  # fmt: skip
+    set_model(model, values.get("_fp") or None)  # (the step: ui/saved_work.py LIGHT)
     return True

@@ -6,14 +6,14 @@ from __future__ import annotations
 import streamlit as st
 
 
-def languages_extra() -> dict:
+def extra() -> dict:
     from .texts import TABLE
 
     records = st.session_state.get("languages_current") or st.session_state.get(TABLE)
     return {"_texts": records} if isinstance(records, list) else {}
 
 
-def languages_restore(values: dict, notes: list[str]) -> bool:
+def restore(values: dict, notes: list[str]) -> bool:
     from tokenizer_core.languages import EDITOR_COLUMNS
 
     from .texts import EDITOR, TABLE

@@ -13,7 +13,7 @@ from tokenizer_core.workspace.intake import read_messages, read_versions
 from ..saved_work import reloaded
 
 
-def workspace_extra() -> dict:
+def extra() -> dict:
     from ..prices import price_edits
     from .chat_editor import current_images, current_messages
     from .versions import versions
@@ -25,7 +25,7 @@ def workspace_extra() -> dict:
     return out
 
 
-def workspace_restore(values: dict, notes: list[str]) -> bool:
+def restore(values: dict, notes: list[str]) -> bool:
     """Put the workspace's extras back; False: the page was opened on a share link, which wins
     (a reload of the page is not that: its address bar holds the user's own work)."""
     from ..prices import set_price_edits
@@ -34,6 +34,7 @@ def workspace_restore(values: dict, notes: list[str]) -> bool:
 
     if st.query_params.to_dict() and not reloaded():
         return False  # opened on a link: its contents win
+    st.session_state["workspace_link_read"] = True  # the address bar of a reloaded tab: the saved work wins
     if isinstance(values.get("_chat"), list):
         messages, found = read_messages(values["_chat"], where="the saved chat")
         notes += found
