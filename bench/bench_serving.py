@@ -344,6 +344,9 @@ class Session:
         out = Rerun(0.0, 0)
         deadline = t0 + timeout
         rest: tuple[str, str] | None = None  # (signal widget id, token): the page asks for the rest
+        # A new session's saved-work element asks what this browser kept (ui/saved_work.py): this
+        # client keeps nothing, so it answers as an empty browser does, then says "go".
+        restore: tuple[str, str, object] | None = None
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:
@@ -376,12 +379,17 @@ class Session:
                     data = self.data[wid]
                     if wid.endswith("_rest_signal") and isinstance(data, dict) and data.get("token"):
                         rest = (wid, data["token"])
+                    if wid.endswith("-_saved_work") and isinstance(data, dict):
+                        restore = _restore_answer(wid, data)
                 if element is not None and element(ek, proto):
                     out.seconds = time.perf_counter() - t0
                     return out
             elif kind == "script_finished":
                 status = ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished)
-                if status != "FINISHED_EARLY_FOR_RERUN":
+                if status != "FINISHED_EARLY_FOR_RERUN" and restore is not None:
+                    await self._send(None, event=restore)
+                    restore = None
+                elif status != "FINISHED_EARLY_FOR_RERUN":
                     out.seconds = time.perf_counter() - t0
                     out.first_seconds = out.first_seconds or out.seconds
                     if rest is None:
@@ -389,6 +397,15 @@ class Session:
                     # as the page's script does once the counts are painted: ask for the rest
                     await self._send(None, event=(rest[0], "drawn", rest[1]))
                     rest = None
+
+
+def _restore_answer(wid: str, data: dict) -> tuple[str, str, object] | None:
+    """What an empty browser's saved-work script sends at the session's stage (ui/components/saved_work.js)."""
+    if data.get("stage") == "asking":
+        return wid, "answer", {"pages": {}, "own": [], "off": False, "reloaded": False}
+    if data.get("stage") == "go":
+        return wid, "go", data.get("mark")
+    return None
 
 
 def _component_data(proto) -> object:

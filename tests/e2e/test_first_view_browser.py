@@ -56,8 +56,9 @@ def _assert_counts_came_first(log: list[tuple[str, str]]) -> None:
     first_later = min(i for i, k in enumerate(kinds) if k in LATER | {"tw_token_view"})
     reruns = [i for i, (way, k) in enumerate(log) if way == "sent" and k == "rerun_script"]
     assert first_metric < first_later, kinds[: first_later + 1]
-    # a second run request, sent once the counts were drawn
-    assert len(reruns) >= 2 and first_metric < reruns[1] < first_later, log[: first_later + 1]
+    # a run request sent once the counts were drawn (those before them answer the restore of a
+    # new session's saved work, ui/saved_work.py, which draws no page until the browser answered)
+    assert any(first_metric < r < first_later for r in reruns), log[: first_later + 1]
     assert "tw_first_view" in kinds[:first_metric]  # the signal came with the first run
 
 
