@@ -19,9 +19,9 @@ def main() -> None:
     # these modules make components and caches, which belong to the runtime.
     from ui.failures import failures_shown
     from ui.jobs import start_housekeeping
-    from ui.saved_work import restore_saved_work, saved_work_sidebar
+    from ui.saved_work import restore_saved_work
     from ui.style import app_style
-    from ui.widgets import add_own_tokenizer, custom_tokenizer_sidebar
+    from ui.widgets import add_own_tokenizer, custom_tokenizer_sidebar, saved_work_sidebar
 
     st.set_page_config(page_title="Tokenizer Workbench", page_icon=str(ICON), layout="wide")
     pages = [

@@ -50,20 +50,16 @@ def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES)
     for key in left_out:
         del kept[key]
 
-    def doc() -> str:
-        return json.dumps({"format": FORMAT, "version": VERSION, "page": page, "values": kept}, ensure_ascii=False)  # fmt: skip
-
     def size(value: object) -> int:
-        return len((value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)).encode("utf-8", "surrogatepass"))  # fmt: skip
+        return len(json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
-    text = doc()
+    doc = {"format": FORMAT, "version": VERSION, "page": page, "values": kept}
     for key in sorted(kept, key=lambda k: size(kept[k]), reverse=True):  # the largest left out first
-        if size(text) <= max_bytes:
+        if size(doc) <= max_bytes:
             break
         del kept[key]
         left_out.append(key)
-        text = doc()
-    return text, sorted(left_out)
+    return json.dumps(doc, ensure_ascii=False), sorted(left_out)
 
 
 def _fits(kind: str, value: object) -> bool:
@@ -74,14 +70,6 @@ def _fits(kind: str, value: object) -> bool:
         "float": number and math.isfinite(value) and abs(value) < 1e15,  # type: ignore[arg-type]
         "strs": isinstance(value, list) and all(isinstance(v, str) for v in value),
     }.get(kind, False)  # fmt: skip
-
-
-def kind_of(key: str, spec: Mapping[str, str]) -> str | None:
-    """The kind a key holds by `spec` (keys or regular expressions of keys), None if not one of its:
-    ``kind_of("chat_text_3", {r"chat_text_\\d+": "str"}) == "str"``."""
-    if key in spec:
-        return spec[key]
-    return next((kind for pattern, kind in spec.items() if re.fullmatch(pattern, key)), None)
 
 
 def unpack(
@@ -113,7 +101,7 @@ def unpack(
     if problem:
         return {}, [f"the saved work {problem}, so it was not used"]
     values: dict = no_lone_surrogates(get("values"))  # type: ignore[assignment]
-    out = {k: v for k, v in values.items() if (kind := kind_of(k, spec)) is not None and _fits(kind, v)}
+    out = {k: v for k, v in values.items() if _fits(spec.get(k, ""), v)}
     skipped = len(values) - len(out)
     notes = [f"{skipped:,} saved value{'s' * (skipped != 1)} could not be used and {'were' if skipped != 1 else 'was'} left out"] if skipped else []  # fmt: skip
     return out, notes
@@ -184,5 +172,5 @@ def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
 
 __all__ = [
     "FORMAT", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
-    "digest", "is_own_id", "kind_of", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
+    "digest", "is_own_id", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
 ]  # fmt: skip

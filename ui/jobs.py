@@ -18,6 +18,7 @@ import ctypes
 import gc
 import hashlib
 import os
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -123,6 +124,8 @@ class _SessionWatch:
             if _shared_store is not None:
                 _shared_store.clear()
             st.cache_data.clear()
+            if saved := sys.modules.get("ui.saved_work"):  # own tokenizers' files: a browser sends them again
+                saved.forget_server_copies()
         _trim_heap()
         return True
 

@@ -116,7 +116,8 @@ def saved_work() -> SavedWork:
 
 _component = st.components.v2.component("tw_saved_work", html="<span hidden></span>", js=read("saved_work.js"))  # fmt: skip
 # The server's copies of own tokenizers' files by id, for every session, the least recently used
-# dropped first. A plain dict, not a Streamlit cache: a run a newer one cut short must still write it.
+# dropped first, all when no session is left (ui/jobs.py). A plain dict, not a Streamlit cache: a
+# run a newer one cut short must still write it.
 _FILES: OrderedDict[str, KeptTokenizer] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 
@@ -130,6 +131,11 @@ def _file(tid: str, kept: KeptTokenizer | None = None) -> KeptTokenizer | None:
         if tid in _FILES:
             _FILES.move_to_end(tid)
         return _FILES.get(tid)
+
+
+def forget_server_copies() -> None:
+    with _FILES_LOCK:
+        _FILES.clear()
 
 
 def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
@@ -270,11 +276,6 @@ def keep_work(page: str) -> None:
         )  # fmt: skip
 
 
-def reloaded() -> bool:
-    """True when the browser says this tab was reloaded (not opened on a link)."""
-    return saved_work().reloaded
-
-
 def keep_own_tokenizer(kept: KeptTokenizer, work: SavedWork) -> None:
     """A tokenizer the user just added: the server keeps its file, the browser a copy. `work`:
     `saved_work()` taken before the build."""
@@ -302,37 +303,9 @@ def forget_own_tokenizer(tokenizer_id: str) -> None:
     work.drop += [tokenizer_id] if tokenizer_id not in work.drop else []
 
 
-def not_kept_note() -> None:
-    """In the sidebar's "Your own tokenizers": which of them this browser does not keep, and why."""
-    own = session_tokenizers()
-    for tid, (name, why) in saved_work().not_kept.items():
-        if tid in own:
-            st.caption(f"Not kept in this browser: **{escape_markdown(name)}** ({escape_markdown(why)}). "
-                       "Add it again after a reload.")  # fmt: skip
-
-
-def building() -> threading.Lock:
-    """Held while a tokenizer is built (the module doc)."""
-    return saved_work().building
-
-
 def clear_saved_work() -> None:
     """Remove every page's saved work and every kept tokenizer from this browser; what the pages
     hold now is not written again until it changes."""
     work = saved_work()
     work.clear, work.put = uuid.uuid4().hex[:8], {}
     work.held.update(work.sent)
-
-
-def saved_work_sidebar() -> None:
-    """The sidebar's word on saved work and its Clear button."""
-    with st.sidebar.expander("Your work in this browser", icon=":material/history:"):
-        st.caption(
-            "Each page keeps your texts, settings, chat, versions and trained model in this browser "
-            "(local storage, up to 2 MB per page), and the tokenizers you added (up to 16 MB each "
-            "once compressed, 64 MB in all), so a reload or a restart finds them again. The server "
-            "keeps a copy of your tokenizers' files only to spare sending them again."
-        )
-        if st.button("Clear my saved work", key="saved_work_clear", icon=":material/delete:",
-                     on_click=clear_saved_work):  # fmt: skip
-            st.caption("Cleared. What you change from now on is kept again.")

@@ -32,7 +32,7 @@ from tokenizer_core.tokenizers.uploads import MAX_UPLOAD_BYTES
 
 from .jobs import run_in_worker
 from .live_text import live_text_area
-from .saved_work import building, forget_own_tokenizer, keep_own_tokenizer, not_kept_note, saved_work
+from .saved_work import clear_saved_work, forget_own_tokenizer, keep_own_tokenizer, saved_work
 from .state import (
     check_room_for_own_tokenizer,
     register_session_tokenizer,
@@ -305,7 +305,7 @@ def _add_custom(kind: str) -> None:
     data, name = file.getvalue(), st.session_state.get("custom_tok_name", "")
     pattern_id = st.session_state.get("custom_tok_pattern", "o200k")
     work = saved_work()
-    with building():
+    with work.building:
         try:
             added, said["added"] = add_own_tokenizer(
                 kind, data, file_name=file.name, name=name, pattern_id=pattern_id
@@ -424,4 +424,23 @@ def custom_tokenizer_sidebar() -> None:
                     f"Remove {escape_markdown(tok.info.name)}", key=f"custom_tok_rm_{tid}", icon=":material/delete:", help="Remove",
                     on_click=_remove_own, args=(tid,),
                 )  # fmt: skip
-        not_kept_note()
+            if tid in (not_kept := saved_work().not_kept):
+                name, why = map(escape_markdown, not_kept[tid])
+                st.caption(f"Not kept in this browser: **{name}** ({why}). Add it again after a reload.")
+
+
+def saved_work_sidebar() -> None:
+    """The sidebar's word on the work each page keeps in this browser, and its Clear button."""
+    from tokenizer_core.saved_work import MAX_BYTES, MAX_KEPT_ALL, MAX_KEPT_FILE
+
+    with st.sidebar.expander("Your work in this browser", icon=":material/history:"):
+        st.caption(
+            "Each page keeps your texts, settings, chat, versions and trained model in this browser "
+            f"(local storage, up to {MAX_BYTES // 1_000_000} MB per page), and the tokenizers you added "
+            f"(up to {MAX_KEPT_FILE // 1_000_000} MB each once compressed, {MAX_KEPT_ALL // 1_000_000} MB "
+            "in all), so a reload or a restart finds them again. The server keeps a copy of your "
+            "tokenizers' files only to spare sending them again."
+        )
+        if st.button("Clear my saved work", key="saved_work_clear", icon=":material/delete:",
+                     on_click=clear_saved_work):  # fmt: skip
+            st.caption("Cleared. What you change from now on is kept again.")

@@ -9,6 +9,8 @@ import pytest
 import streamlit as st
 
 import ui.jobs
+from tokenizer_core.saved_work import KeptTokenizer
+from ui import saved_work
 
 
 class FakeRuntime:
@@ -63,6 +65,19 @@ def test_with_nobody_left_the_shared_results_are_emptied(trims):
     assert store.get(("chunks", "digest")) is not None  # someone is still here
     _at(watch, 2040.0, 0)
     assert store.get(("chunks", "digest")) is None and trims == [1, -1, 0]
+
+
+def test_with_nobody_left_the_copies_of_own_tokenizers_files_go(trims):
+    """The server's copy of an own tokenizer's file spares the browser sending it on a reload;
+    with nobody left it goes, and a browser that comes back sends its file again."""
+    tid = "custom-0123456789abcdef"
+    saved_work._file(tid, KeptTokenizer(tid, "hf", b"{}", "t.json", "", "o200k"))
+    watch = ui.jobs._SessionWatch()
+    _at(watch, 3000.0, 1)
+    _at(watch, 3020.0, 1)
+    assert saved_work._file(tid) is not None  # the session may reload
+    _at(watch, 3040.0, 0)
+    assert saved_work._file(tid) is None
 
 
 class KeepingRuntime:

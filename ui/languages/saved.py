@@ -18,17 +18,11 @@ def restore(values: dict, notes: list[str]) -> bool:
 
     from .texts import EDITOR, TABLE
 
-    texts = values.get("_texts")
-    if not isinstance(texts, list):
-        return True
-    records = [
-        {c: r[c] if isinstance(r.get(c), str) else "" for c in EDITOR_COLUMNS}
-        for r in texts[:500]
-        if isinstance(r, dict)
-    ]
-    if len(records) != len(texts):
-        notes.append("some saved languages were not rows of the table and were left out")
-    st.session_state[TABLE] = records
-    st.session_state.pop("languages_current", None)
-    st.session_state.pop(EDITOR, None)
+    if isinstance(texts := values.get("_texts"), list):
+        records = [{c: r[c] if isinstance(r.get(c), str) else "" for c in EDITOR_COLUMNS} for r in texts[:500] if isinstance(r, dict)]  # fmt: skip
+        if len(records) != len(texts):
+            notes.append("some saved languages were not rows of the table and were left out")
+        st.session_state[TABLE] = records
+        for key in ("languages_current", EDITOR):
+            st.session_state.pop(key, None)
     return True

@@ -10,7 +10,7 @@ from tokenizer_core.catalog.prices import PriceError, edits_from_json, edits_to_
 from tokenizer_core.workspace.images import read_images
 from tokenizer_core.workspace.intake import read_messages, read_versions
 
-from ..saved_work import reloaded
+from ..saved_work import saved_work
 
 
 def extra() -> dict:
@@ -32,7 +32,7 @@ def restore(values: dict, notes: list[str]) -> bool:
     from .chat_editor import set_messages
     from .versions import set_versions
 
-    if st.query_params.to_dict() and not reloaded():
+    if st.query_params.to_dict() and not saved_work().reloaded:
         return False  # opened on a link: its contents win
     st.session_state["workspace_link_read"] = True  # the address bar of a reloaded tab: the saved work wins
     if isinstance(values.get("_chat"), list):
