@@ -224,7 +224,10 @@ BOTH_MAX_TOKENS = "it sets both max_tokens and max_completion_tokens, which Open
 EMPTY_INPUT = "an input is an empty text, which the embeddings endpoint refuses"
 # what a request sets that fails it whatever the model (not a limit of the model)
 NO_MAX_TOKENS = "its model does not take max_tokens: the o-series and GPT-5 models take max_completion_tokens"
-REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT, NO_MAX_TOKENS})
+# a model whose page lists text as its only input refuses an image part (docs/preflight-rules.md)
+IMAGE_REFUSED = "it holds an image, and its model takes no images"
+# failures that are not over a limit (the summary's "over the limit" leaves them out)
+REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT, NO_MAX_TOKENS, IMAGE_REFUSED})
 
 
 def _choices(body: dict) -> int:
