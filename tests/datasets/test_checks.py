@@ -285,6 +285,26 @@ def test_a_vision_batch_adds_each_images_tokens_by_openais_rule():
     assert any("at the size you gave (1,024 x 1,024 px)" in n.text for n in given.notes)
 
 
+def test_an_image_sent_to_a_model_that_takes_no_images_fails_its_request():
+    """GPT-4's model page lists text as its only input: a request with an image part fails there,
+    whether the file names GPT-4 or GPT-4 is only a what-if beside gpt-4o, which takes the image."""
+    lines = _batch(3, model="gpt-4")
+    lines[1]["body"]["messages"][1]["content"] = [
+        {"type": "text", "text": "Describe."},
+        {"type": "image_url", "image_url": {"url": _png_data_url(64, 64), "detail": "low"}},
+    ]
+    r = _count(lines, ["gpt-4"])
+    assert r.verdict.headline == "OpenAI would accept this file, but 1 request would fail"
+    assert r.problems("gpt-4") == ["", "it holds an image, and its model takes no images", ""]
+    assert r.model("gpt-4").over == 0  # not over a limit: refused for what it holds
+    for ln in lines:
+        ln["body"]["model"] = "gpt-4o"
+    r = _count(lines, ["gpt-4o", "gpt-4"])
+    assert r.verdict.accepted and r.verdict.fails == 0  # the file's model takes images
+    assert r.problems("gpt-4o") == ["", "", ""]
+    assert r.problems("gpt-4")[1] == "it holds an image, and its model takes no images"
+
+
 def test_a_vision_batch_is_detected_past_a_long_first_line():
     lines = _batch(2, model="gpt-4o")
     lines[0]["body"]["messages"][1]["content"] = [

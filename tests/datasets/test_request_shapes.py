@@ -201,6 +201,23 @@ def test_best_of_completions_are_each_billed():
     assert r.rows == 1 and r.model("gpt-4o").output_ceiling == 40
 
 
+def test_a_completions_prompt_may_be_texts_or_token_ids_each_completed_on_its_own(encodings):
+    # "Create completion": prompt is a string, an array of strings, an array of tokens, or an
+    # array of token arrays; each prompt gets its own completions (n of them), each billed
+    enc = encodings["o200k_base"]
+    texts = ["Say hi", "Tell me about Paris in one line."]
+    lines = [
+        _req({"model": "gpt-4o", "prompt": texts, "max_tokens": 10, "n": 2}, 1, "/v1/completions"),
+        _req({"model": "gpt-4o", "prompt": [1, 2, 3, 4], "max_tokens": 10}, 2, "/v1/completions"),
+        _req({"model": "gpt-4o", "prompt": [[5, 6], [7, 8, 9]], "max_tokens": 10}, 3, "/v1/completions"),
+    ]
+    r = _count(lines, ["gpt-4o"])
+    assert r.rows == 3 and r.verdict.accepted
+    assert r.per_model["gpt-4o"].tolist() == [sum(len(enc.encode(t)) for t in texts), 4, 5]
+    assert r.model("gpt-4o").output_ceiling == 10 * 2 * 2 + 10 + 10 * 2
+    assert any("token ids is counted as its number of ids" in n.text for n in r.notes)
+
+
 def test_a_custom_id_that_is_a_number_is_named_as_such():
     # The Batch reference: custom_id is a string. A number is not "no custom_id".
     line = _req({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]})

@@ -352,6 +352,6 @@ def image_tokens(model: str, size: ImageSize | tuple[int, int] | None, *, detail
 
 
 __all__ = [
-    "FORMATS", "ImageCount", "ImageError", "ImagePart", "ImageSize", "data_url_size", "image_part",
+    "FORMATS", "TAKES_NO_IMAGES", "ImageCount", "ImageError", "ImagePart", "ImageSize", "data_url_size", "image_part",
     "image_size", "image_tokens",
 ]  # fmt: skip

@@ -208,10 +208,12 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
         tok = tokenizer(key.tokenizer_id)
         counts = np.full(n, -1, np.int64)
         if text_idx:
-            if key.tokenizer_id not in by_tokenizer:
-                by_tokenizer[key.tokenizer_id] = np.asarray(
-                    tok.count_many([rows[i].text for i in text_idx]), np.int64
-                )
+            if key.tokenizer_id not in by_tokenizer:  # a request's several prompts: each on its own
+                texts = [rows[i].prompts or (rows[i].text,) for i in text_idx]
+                each = np.asarray(tok.count_many([t for ts in texts for t in ts]), np.int64)
+                starts = np.cumsum([0, *map(len, texts)])[:-1]
+                ids = np.fromiter((rows[i].prompt_ids for i in text_idx), np.int64, len(text_idx))
+                by_tokenizer[key.tokenizer_id] = np.add.reduceat(each, starts) + ids
             counts[text_idx] = by_tokenizer[key.tokenizer_id]
         if input_idx:  # each input of an embeddings request on its own, as the API counts them
             flat = tok.count_many([t for i in input_idx for t in rows[i].inputs])

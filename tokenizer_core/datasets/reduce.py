@@ -17,7 +17,7 @@ import numpy as np
 
 from ..catalog.choices import resolve_choices
 from ..catalog.entries import GOOGLE, MISTRAL, MODELS, ModelEntry, builtin_names
-from ..catalog.images import ImageCount, ImagePart, image_tokens
+from ..catalog.images import TAKES_NO_IMAGES, ImageCount, ImagePart, image_tokens
 from ..catalog.limits import FINE_TUNABLE, FINE_TUNING_SOURCE, output_limit
 from ..catalog.prices import model_price
 from ..catalog.rates import Rate, Rates
@@ -39,7 +39,7 @@ from .result import (
     RowRef,
     default_epochs,
 )
-from .rows import CHAT_SHAPES
+from .rows import CHAT_SHAPES, IMAGE_REFUSED
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +325,9 @@ def summarise(
         over_idx = np.flatnonzero(over_mask)
         for i, texts in failures.items():  # set in the request itself, whatever the model: not over a limit
             limits.setdefault(i, ("fail", texts[0]))
+        if t.id in TAKES_NO_IMAGES:
+            for i in images:
+                limits.setdefault(i, ("fail", IMAGE_REFUSED))
         largest_idx = (
             np.argsort(-tokens, kind="stable")[:LARGEST_ROWS] if len(tokens) else np.zeros(0, np.int64)
         )

@@ -65,6 +65,8 @@ class Row:
     method: str = ""
     inputs: tuple[str, ...] = ()  # an embeddings request's inputs
     token_inputs: tuple[int, ...] = ()  # an embeddings request's inputs given as token ids: their lengths
+    prompts: tuple[str, ...] = ()  # a completions request's prompts when it has several: each its own request
+    prompt_ids: int = 0  # a completions request's prompts given as token ids: how many ids
     choices: int = 1  # completions the request asks for (`n`): each is billed as output
     images: tuple[ImagePart, ...] = ()  # images in the request (counted per model by its maker's rule)
     notes: tuple[str, ...] = ()  # parts of the request that are not counted, and why
@@ -224,7 +226,10 @@ BOTH_MAX_TOKENS = "it sets both max_tokens and max_completion_tokens, which Open
 EMPTY_INPUT = "an input is an empty text, which the embeddings endpoint refuses"
 # what a request sets that fails it whatever the model (not a limit of the model)
 NO_MAX_TOKENS = "its model does not take max_tokens: the o-series and GPT-5 models take max_completion_tokens"
-REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT, NO_MAX_TOKENS})
+# a model whose page lists text as its only input refuses an image part (docs/preflight-rules.md)
+IMAGE_REFUSED = "it holds an image, and its model takes no images"
+# failures that are not over a limit (the summary's "over the limit" leaves them out)
+REQUEST_FAILURES = frozenset({BOTH_MAX_TOKENS, EMPTY_INPUT, NO_MAX_TOKENS, IMAGE_REFUSED})
 
 
 def _choices(body: dict) -> int:
@@ -328,11 +333,19 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
         return replace(base, inputs=inputs, token_inputs=token_inputs, problems=tuple(problems),
                        failures=failures)  # fmt: skip
     if url.endswith(("/completions", "/moderations")) and "messages" not in body:
+        # "Create completion": a text, a list of texts, token ids, or a list of token-id lists; each
+        # prompt of a list is completed (and billed) on its own, `n` times
         prompt = body.get("prompt" if url.endswith("/completions") else "input")
+        ids = [prompt] if _token_ids(prompt) else prompt if isinstance(prompt, list) and prompt and all(_token_ids(p) for p in prompt) else None  # fmt: skip
+        if ids is not None and url.endswith("/completions"):
+            return replace(base, prompt_ids=sum(map(len, ids)), choices=base.choices * len(ids), problems=tuple(problems),
+                           notes=("a prompt given as token ids is counted as its number of ids, on every model",))  # fmt: skip
         texts = [prompt] if isinstance(prompt, str) else prompt
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            return 'a completions request needs "prompt" as a text or a list of texts'
-        return replace(base, text="".join(texts), problems=tuple(problems))
+            return 'a completions request needs "prompt" as a text, a list of texts, or token ids'
+        many = url.endswith("/completions") and len(texts) > 1
+        return replace(base, text="".join(texts), prompts=tuple(texts) if many else (),
+                       choices=base.choices * (len(texts) if many else 1), problems=tuple(problems))  # fmt: skip
     item_notes: list[str] = []
     if "messages" not in body and "input" in body:  # /v1/responses
         inp = body["input"]
