@@ -344,9 +344,9 @@ class Session:
         out = Rerun(0.0, 0)
         deadline = t0 + timeout
         rest: tuple[str, str] | None = None  # (signal widget id, token): the page asks for the rest
-        # A new session's saved-work element asks what this browser kept (ui/saved_work.py): this
-        # client keeps nothing, so it answers as an empty browser does, then says "go".
-        restore: tuple[str, str, object] | None = None
+        # A new session's saved-work element asks what this browser kept (ui/saved_work.py), and its
+        # run waits for the answer: this client keeps nothing, so it answers at once as an empty
+        # browser does, then says "go".
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:
@@ -379,17 +379,15 @@ class Session:
                     data = self.data[wid]
                     if wid.endswith("_rest_signal") and isinstance(data, dict) and data.get("token"):
                         rest = (wid, data["token"])
-                    if wid.endswith("-_saved_work") and isinstance(data, dict):
-                        restore = _restore_answer(wid, data)
+                    restore = _restore_answer(wid, data) if wid.endswith("-_saved_work") else None
+                    if restore is not None:
+                        await self._send(None, event=restore)
                 if element is not None and element(ek, proto):
                     out.seconds = time.perf_counter() - t0
                     return out
             elif kind == "script_finished":
                 status = ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished)
-                if status != "FINISHED_EARLY_FOR_RERUN" and restore is not None:
-                    await self._send(None, event=restore)
-                    restore = None
-                elif status != "FINISHED_EARLY_FOR_RERUN":
+                if status != "FINISHED_EARLY_FOR_RERUN":
                     out.seconds = time.perf_counter() - t0
                     out.first_seconds = out.first_seconds or out.seconds
                     if rest is None:
@@ -399,8 +397,10 @@ class Session:
                     rest = None
 
 
-def _restore_answer(wid: str, data: dict) -> tuple[str, str, object] | None:
+def _restore_answer(wid: str, data: object) -> tuple[str, str, object] | None:
     """What an empty browser's saved-work script sends at the session's stage (ui/components/saved_work.js)."""
+    if not isinstance(data, dict):
+        return None
     if data.get("stage") == "asking":
         return wid, "answer", {"pages": {}, "own": [], "off": False, "reloaded": False}
     if data.get("stage") == "go":

@@ -42,6 +42,7 @@ from .state import session_tokenizers
 PREFIX = "tokenizer-workbench/"
 TRIES = 3  # adds of a tokenizer the server was too busy to start, a second apart
 FILES_MB = 256  # the server's copies of own tokenizers' files, all sessions together
+WAIT_S = 10  # a run that asked the browser waits this long for its answer (it asks again every 4 s)
 
 
 def _keys(page: str, words: str) -> dict[str, str]:
@@ -160,6 +161,15 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
             st.rerun()
     if work.stage != "done":
         st.container(key="saved_work_restoring").caption("Restoring your work...")  # the tests' marker too
+
+        # The run goes on (the page says "running") until the browser's message starts the next
+        # one, whose callback moves the stage on: a page that looks finished never shows this.
+        def heard() -> tuple:
+            return work.stage, len(work.files), len(work.failed)
+
+        before, until = heard(), time.monotonic() + WAIT_S
+        while heard() == before and time.monotonic() < until:
+            time.sleep(0.02)
         st.stop()
     for note in work.notes[:5]:
         st.toast(escape_markdown(note), icon=":material/history:")
