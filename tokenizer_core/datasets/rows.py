@@ -333,8 +333,7 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
         return replace(base, inputs=inputs, token_inputs=token_inputs, problems=tuple(problems),
                        failures=failures)  # fmt: skip
     if url.endswith(("/completions", "/moderations")) and "messages" not in body:
-        # "Create completion": a text, a list of texts, token ids, or a list of token-id lists; each
-        # prompt of a list is completed (and billed) on its own, `n` times
+        # "Create completion": a text, texts, token ids or lists of them; each prompt completed `n` times
         prompt = body.get("prompt" if url.endswith("/completions") else "input")
         ids = [prompt] if _token_ids(prompt) else prompt if isinstance(prompt, list) and prompt and all(_token_ids(p) for p in prompt) else None  # fmt: skip
         if ids is not None and url.endswith("/completions"):
