@@ -210,10 +210,10 @@ def count_rows(rows: Sequence[Row], keys: Sequence[CountKey], *, fine_tuning: bo
         if text_idx:
             if key.tokenizer_id not in by_tokenizer:  # a request's several prompts: each on its own
                 texts = [rows[i].prompts or (rows[i].text,) for i in text_idx]
-                each = np.asarray(tok.count_many([t for ts in texts for t in ts]), np.int64)
+                per_text = np.asarray(tok.count_many([t for ts in texts for t in ts]), np.int64)
                 starts = np.cumsum([0, *map(len, texts)])[:-1]
                 ids = np.fromiter((rows[i].prompt_ids for i in text_idx), np.int64, len(text_idx))
-                by_tokenizer[key.tokenizer_id] = np.add.reduceat(each, starts) + ids
+                by_tokenizer[key.tokenizer_id] = np.add.reduceat(per_text, starts) + ids
             counts[text_idx] = by_tokenizer[key.tokenizer_id]
         if input_idx:  # each input of an embeddings request on its own, as the API counts them
             flat = tok.count_many([t for i in input_idx for t in rows[i].inputs])
