@@ -73,6 +73,22 @@ def pytest_xdist_make_scheduler(config, log):
     return ByUnit(config, log)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # A failure that shows a lone surrogate (half an emoji, drawn by Hypothesis) cannot be sent from
+    # a pytest-xdist process (its channel takes UTF-8 only), which ends the whole run: such a
+    # report is written with the surrogate escaped ("\\ud800").
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and hasattr(item.config, "workerinput"):
+
+        def safe(text: str) -> str:
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+        report.longrepr = safe(str(report.longrepr))
+        report.sections = [(safe(title), safe(body)) for title, body in report.sections]
+
+
 @functools.cache
 def builtin(tokenizer_id: str) -> Tokenizer:
     """A built-in tokenizer, loaded once for the whole test session."""

@@ -21,6 +21,8 @@ from tokenizer_core.tokenizers.segments import (
 PIECES = list("ab Z09\n\t\r.,'<|>") + [
     "\u00e9", "e\u0301", "😀", "👨\u200d👩\u200d👧", "🇮🇳", "न", "्", "你", "ع", "\u200b", "\x00", "<|endoftext|>",
 ]  # fmt: skip
+# SentencePiece vocabularies: a space is written "\u2581" in them, so "\u2581" in a text decodes as a space
+SENTENCEPIECE = {"gemma2", "gemma3", "mistral_sp_v1", "mistral_sp_v3", "mistral_sp_v7"}
 tricky_text = st.lists(st.sampled_from(PIECES) | st.characters(), max_size=40).map("".join)
 
 
@@ -51,10 +53,15 @@ def test_segments_join_back_to_the_input_for_any_text(text):
 @settings(max_examples=80)
 @given(text=tricky_text)
 def test_ids_round_trip_through_decode(text):
+    # A lone surrogate (half an emoji, which st.characters() may draw) has no UTF-8 bytes: the
+    # tokenizers read it as U+FFFD, as a browser does.
+    text_read = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
     for tid in ALL_IDS:
         tok = builtin(tid)
-        expected = unicodedata.normalize("NFC", text) if tid in ("qwen", "qwen35") else text
-        assert tok.decode(tok.encode(text)) == expected
+        expected = unicodedata.normalize("NFC", text_read) if tid in ("qwen", "qwen35") else text_read
+        if tid in SENTENCEPIECE:  # its space mark "\u2581" in the text is a space to it
+            expected = expected.replace("\u2581", " ")
+        assert tok.decode(tok.encode(text)) == expected, tid
 
 
 def test_an_emoji_split_over_tokens_is_one_segment():
