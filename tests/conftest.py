@@ -34,12 +34,10 @@ settings.load_profile("default")
 
 ALL_IDS = list(BUILTINS)
 
-# Tests that start a real app server (and, for tests/e2e, Chromium). Run in two pytest-xdist
-# processes (`python -m pytest -n 2`, about 19 minutes here against about 30), these tests form one
-# unit of work, run one after another in one process, so that two servers and browsers never share
-# the machine's two cores. The test command runs in one process: with the other process busy, two
-# browser tests that time a worker's cancel fail (tests/e2e/test_chunks_browser.py, and
-# tests/ui/test_session_memory.py's server RSS bound), which is still open.
+# Tests that start a real app server (and, for tests/e2e, Chromium). In pytest-xdist processes
+# (the test command's `-n 2`) they form two units of work, each run one test after another in one
+# process with a server and a browser of its own (a browser test waits on the app most of its
+# time: two of them share the two cores with the other tests).
 SERVER_TESTS = (
     "tests/e2e/",
     "tests/test_e2e_logcheck.py",
@@ -47,28 +45,36 @@ SERVER_TESTS = (
     "tests/ui/test_serving_jobs.py",
     "tests/ui/test_session_memory.py",
 )
+SECOND_SERVER_FROM = "tests/e2e/test_m"  # browser test files named from here on: the second unit
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test is sent to a test process in: the server tests together, any other
-    test with the rest of its file (a module's fixtures, a Dask cluster for one, start once).
+    """The unit of work a test is sent to a test process in: the server tests in two units, any
+    other test with the rest of its file (a module's fixtures, a Dask cluster for one, start once).
 
     >>> work_unit("tests/bpe/test_io.py::test_x[a]"), work_unit("tests/e2e/test_bpe_browser.py::t")
-    ('tests/bpe/test_io.py', 'server')
+    ('tests/bpe/test_io.py', 'server 1')
     """
-    return "server" if nodeid.startswith(SERVER_TESTS) else nodeid.split("::", 1)[0]
+    if not nodeid.startswith(SERVER_TESTS):
+        return nodeid.split("::", 1)[0]
+    return "server 1" if "tests/e2e/" < nodeid < SECOND_SERVER_FROM else "server 2"
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, called when -n is given
 def pytest_xdist_make_scheduler(config, log):
     # xdist's own `--dist loadgroup` marks a group by renaming a test's node id, which pytest 9
-    # no longer allows; its load-scope scheduler with our units does the same. Units go out
-    # largest first: the server tests start at once, and the other process shares out the rest.
+    # no longer allows; its load-scope scheduler with our units does the same. The server units go
+    # out first (one to each process), then the rest, largest first.
     from xdist.scheduler import LoadScopeScheduling
 
     class ByUnit(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            for unit in [u for u in self.workqueue if u.startswith("server")]:  # the longest, first
+                self.workqueue.move_to_end(unit, last=False)
+            super()._assign_work_unit(node)
 
     return ByUnit(config, log)
 

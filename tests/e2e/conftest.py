@@ -259,14 +259,39 @@ class AppPage:
         return self.page.get_by_test_id("stException").all_inner_texts()
 
 
-@pytest.fixture
-def app_page(browser, server_url) -> Iterator[AppPage]:
-    """A new browser context and page for one test."""
+# What a test leaves in the browser's storage for the app's origin: its saved work (local storage,
+# IndexedDB). Cleared after each test, so that the next one meets the app as a new user does.
+_FORGET = """async () => {
+  localStorage.clear(); sessionStorage.clear();
+  const dbs = indexedDB.databases ? await indexedDB.databases() : [];
+  await Promise.all(dbs.map((d) => new Promise((done) => {
+    const q = indexedDB.deleteDatabase(d.name); q.onsuccess = q.onerror = q.onblocked = done; })));
+}"""
+
+
+@pytest.fixture(scope="package")
+def browser_context(browser):
+    """One browser context for the tests' pages: the app's scripts (about 20 MB) are fetched and
+    compiled once, not for each test's page; `app_page` empties its storage after each test."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def app_page(browser_context, server_url) -> Iterator[AppPage]:
+    """A new page for one test, in a browser that keeps nothing of the app (see `_FORGET`)."""
+    page = browser_context.new_page()
     page.set_default_timeout(30_000)
     app = AppPage(page, server_url)
     yield app
-    context.close()
+    for other in browser_context.pages:  # a test's own popups and tabs too
+        other.close()
+    blank = browser_context.new_page()
+    try:
+        blank.goto(f"{server_url}/_stcore/health")  # the app's origin, without a session
+        blank.evaluate(_FORGET)
+    finally:
+        blank.close()
     # Offline use: the app serves everything it shows (no fonts, icons or scripts from elsewhere).
     assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"

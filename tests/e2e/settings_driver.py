@@ -205,7 +205,7 @@ KEEP_SOCKETS = """(() => {
 
 def keep_sockets(app: AppPage) -> None:
     """Call before the first goto: lets `reconnect` close the page's websocket."""
-    app.page.context.add_init_script(KEEP_SOCKETS)
+    app.page.add_init_script(KEEP_SOCKETS)
 
 
 def reconnect(app: AppPage) -> None:
