@@ -60,7 +60,7 @@ PAGES = {page: _keys(page, words) for page, words in {
     "out_tokens:int cached_tokens:int requests:int version_name /prices_rate sample part:int cmp_a:int cmp_b:int "
     "cmp_tok share_chunks:int share_chunk_tokens:int share_answer:int /_chat:json /_chat_images:json /_versions:json /_prices:json",
     "bpe": "corpus_text corpus_sample format symbols marker marker_custom pretok tie stop merges:int vocab:int "
-    "minfreq:int probe words_order reg_name last_preset /_model /_fp /_words:json",
+    "minfreq:int probe words_order reg_name last_preset /_model /_fp",
     "languages": "selected:strs tokenizers:strs base requests:int in_tokens:int out_tokens:int share:float left "
     "right pair_tok pair_ws:bool cost_models:strs /prices_rate /_texts:json",
     "identifiers": "text sample tokenizers:strs language strings:bool comments:bool add_greedy:bool greedy_vocab "

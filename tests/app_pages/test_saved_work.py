@@ -199,6 +199,9 @@ def test_a_bpe_step_click_sends_only_the_step_and_a_reload_gets_the_step_back(ap
     fresh = restored(new_session("bpe"), "bpe", snapshot, light=data["light"])  # a new session
     assert fresh.slider(key="bpe_step").value == 4
     assert fresh.number_input(key="bpe_merges").value == at.number_input(key="bpe_merges").value
+    before, after = at.session_state["bpe_model"], fresh.session_state["bpe_model"]
+    assert after.source == "trained" and after.merges == before.merges  # the corpus words the page shows too:
+    assert (after.words, after.freqs) == (before.words, before.freqs) and len(after.words) > 5
 
 
 def test_a_damaged_light_entry_is_ignored():

@@ -46,6 +46,25 @@ def test_round_trip_keeps_merges_vocabulary_and_encoding(corpus, options):
         assert a.encode_word(w) == b.encode_word(w)
 
 
+def test_a_model_saved_with_its_words_comes_back_trained_on_them():
+    model = train_bpe("low low lower newest " + "x" * 30, BPEOptions(merges=4, max_word_chars=10))
+    assert model.words_cut == 1  # the 30-character word was cut into pieces
+    assert "corpus_words" not in json.loads(save_bpe_model(model))  # a download holds the merges only
+    loaded = load_bpe_model(save_bpe_model(model, words=True))
+    assert (loaded.words, loaded.freqs, loaded.words_cut) == (model.words, model.freqs, 1)
+    assert loaded.source == "trained" and loaded.merges == model.merges
+
+
+@pytest.mark.parametrize(
+    "words",
+    [[["low"], [0], 0], [["low"], [1, 2], 0], [["low"], [True], 0], [[1], [1], 0], [["low"], [1], -1], "low"],
+)
+def test_corpus_words_that_are_not_as_saved_are_refused(words):
+    doc = json.loads(save_bpe_model(train_bpe("low lower", BPEOptions(merges=2))))
+    with pytest.raises(BPEError, match="corpus_words"):
+        load_bpe_model(json.dumps(doc | {"corpus_words": words}))
+
+
 def test_invalid_utf8_bytes_in_a_symbol_are_written_as_hex():
     model = train_bpe("🚀🚀🚀 🚀🚀", BPEOptions(symbols="bytes", merges=2))
     doc = json.loads(save_bpe_model(model))

@@ -3,13 +3,15 @@
 The file holds the options, the start symbols (character level) and one merge per line:
 ``[left, right, count, corpus tokens after the merge]``. Byte-level symbols are written as
 text when their bytes are valid UTF-8, else as ``{"hex": "e2 82"}``. Everything else (the
-vocabulary, ids, the tokenizer) is derived from the merges when the file is loaded.
+vocabulary, ids, the tokenizer) is derived from the merges when the file is loaded. A trained
+model may also carry its corpus's distinct words and their counts (``words=True``), which the BPE
+playground shows and keeps across a reload.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 
 from ..tokenizers.textio import read_json_file
 from .model import BPEError, BPEModel, BPEOptions, MergeStep, Symbol
@@ -34,8 +36,9 @@ def _dump(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def save_bpe_model(model: BPEModel) -> str:
-    """The model as JSON text (one merge per line): ``json.loads(save_bpe_model(m))["version"] == 1``."""
+def save_bpe_model(model: BPEModel, *, words: bool = False) -> str:
+    """The model as JSON text (one merge per line), with its corpus's words when `words` and it
+    was trained: ``json.loads(save_bpe_model(m))["version"] == 1``."""
     opts = asdict(model.options)
     head = {
         "format": FORMAT,
@@ -51,6 +54,8 @@ def save_bpe_model(model: BPEModel) -> str:
         lines.append(f"  {_dump(key)}: {_dump(value)},")
     if not model.options.byte_level:
         lines.append(f'  "start_symbols": {_dump(list(model.base))},')
+    if words and model.source == "trained":
+        lines.append(f'  "corpus_words": {_dump([list(model.words), list(model.freqs), model.words_cut])},')
     lines.append('  "merges": [')
     rows = [
         f"    {_dump([_sym_json(s.left), _sym_json(s.right), s.count, s.corpus_tokens])}" for s in model.steps
@@ -174,10 +179,26 @@ def load_bpe_model(data: bytes | str) -> BPEModel:
                 words_changed=0,
             )  # fmt: skip
         )
-    return BPEModel(
+    model = BPEModel(
         options=options, base=tuple(base), steps=tuple(steps), initial_tokens=tokens,
         stop_reason=str(doc.get("stop_reason", ""))[:200], source="file",
     )  # fmt: skip
+    if "corpus_words" not in doc:
+        return model
+    words, freqs, cut = _corpus_words(doc["corpus_words"])
+    return replace(model, words=words, freqs=freqs, words_cut=cut, source="trained")
+
+
+def _corpus_words(value: object) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    """``[words, their counts, how many were cut]`` as saved, checked."""
+    count = lambda v, least: isinstance(v, int) and not isinstance(v, bool) and least <= v <= MAX_TOKENS  # noqa: E731
+    if not (
+        isinstance(value, list) and len(value) == 3 and isinstance(value[0], list) and isinstance(value[1], list)
+        and len(value[0]) == len(value[1]) and all(isinstance(w, str) for w in value[0])
+        and all(count(f, 1) for f in value[1]) and count(value[2], 0)
+    ):  # fmt: skip
+        raise BPEError('"corpus_words" is not [words, their counts, words cut] as this page saves it')
+    return tuple(value[0]), tuple(value[1]), value[2]
 
 
 __all__ = ["FORMAT", "VERSION", "load_bpe_model", "save_bpe_model"]
