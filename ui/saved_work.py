@@ -13,9 +13,8 @@ types can meet a late restore:
             (values written in a run that also draws their widgets would make Streamlit warn)
     done    each run of a page gives the browser the page's values when they changed
 
-A build takes seconds, and a newer run (a click) starts at once while the build's run goes on
-until its next use of session state: a build holds `SavedWork.building` and writes only to objects
-taken before it, and each run waits for that lock before it reads the session's tokenizers.
+A build takes seconds, and a newer run (a click) starts at once while the build's run goes on: a
+build holds `SavedWork.building` and writes only to objects taken before it; each run waits for it.
 """
 
 from __future__ import annotations
@@ -162,14 +161,12 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
     if work.stage != "done":
         st.container(key="saved_work_restoring").caption("Restoring your work...")  # the tests' marker too
 
-        # The run goes on (the page says "running") until the browser's message starts the next
-        # one, whose callback moves the stage on: a page that looks finished never shows this.
-        def heard() -> tuple:
-            return work.stage, len(work.files), len(work.failed)
-
-        wait = WAIT_S if st.context.headers else 0  # AppTest has no browser to wait for
-        before, until = heard(), time.monotonic() + wait
-        while heard() == before and time.monotonic() < until:
+        # The run goes on (the page says "running") until the browser's message has started the
+        # next one, which moves the stage on: a page that looks finished never shows this. (AppTest
+        # has no browser to wait for.)
+        heard = lambda: (work.stage, len(work.files), len(work.failed))  # noqa: E731
+        before, until = heard(), time.monotonic() + WAIT_S
+        while st.context.headers and heard() == before and time.monotonic() < until:
             time.sleep(0.02)
         st.stop()
     for note in work.notes[:5]:

@@ -7,6 +7,7 @@ the browser tests skip with a message on a laptop, and FAIL when the CI variable
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -171,14 +172,14 @@ def browser(server_url):
         b.close()
 
 
-_SETTLED = """() => {
+# One look at the page, on its next frame: true when it is calm (see `AppPage.settle`).
+_CALM = """(asked) => new Promise((done) => requestAnimationFrame(() => {
   const app = document.querySelector("[data-testid='stApp']");
-  const calm = app && app.dataset.testScriptState === "notRunning"
+  done(!!app && app.dataset.testScriptState === "notRunning"
+    && (!asked || document.body.dataset.twRestAsked === asked)  // the page's script saw the last request
     && !document.querySelector("[data-testid='stSkeleton']") && !document.body.dataset.twRestPending
-    && !document.querySelector(".st-key-saved_work_restoring");  // a new session: its saved work comes first
-  window.__twCalm = calm ? (window.__twCalm || 0) + 1 : 0;
-  return window.__twCalm >= 4;
-}"""
+    && !document.querySelector(".st-key-saved_work_restoring"));  // a new session: its saved work comes first
+}))"""
 
 
 class AppPage:
@@ -195,6 +196,7 @@ class AppPage:
         self.page = page
         self.base_url = base_url
         self.finished = 0
+        self.rest_asked: str | None = None  # the last request for the rest of a page (ui/fast_first.py)
         self.dialogs: list[str] = []
         self.offsite: list[str] = []  # requests to any host but the app's (fonts, icons, ...)
         self._ForwardMsg, self._DecodeError = ForwardMsg, DecodeError
@@ -213,6 +215,7 @@ class AppPage:
 
     def _attach(self, ws) -> None:
         if ws.url.endswith("/_stcore/stream"):
+            self.rest_asked = None  # a new page (its body holds no request yet) or a reconnect
             ws.on("framereceived", self._on_frame)
 
     def _on_frame(self, payload) -> None:
@@ -222,6 +225,11 @@ class AppPage:
             msg = self._ForwardMsg.FromString(bytes(payload))
         except self._DecodeError:
             return
+        if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "bidi_component":
+            component = msg.delta.new_element.bidi_component
+            if component.component_name.endswith("tw_fast_first") and component.json:
+                data = json.loads(component.json)  # the page's last request, or none ("token": null)
+                self.rest_asked = data.get("token", self.rest_asked)
         if (
             msg.WhichOneof("type") == "script_finished"
             and msg.script_finished != self._ForwardMsg.FINISHED_EARLY_FOR_RERUN
@@ -242,9 +250,14 @@ class AppPage:
     def settle(self, timeout_s: float = 60.0) -> None:
         """Wait until no run is going, no element is loading its script, and no part of the page
         is waiting for the rest to be drawn (ui/fast_first.py), for a few frames in a row: a run
-        that drew a page's fast part asks for the rest two frames after it is painted."""
-        self.page.evaluate("() => { window.__twCalm = 0; }")
-        self.page.wait_for_function(_SETTLED, timeout=int(timeout_s * 1000))
+        that drew a page's fast part asks for the rest two frames after it is painted, once its
+        script has seen the request (which a busy browser may run some frames late). The request
+        is read from the websocket between two looks, so each look asks for the newest."""
+        deadline, calm = time.monotonic() + timeout_s, 0
+        while calm < 4:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the page did not settle")
+            calm = calm + 1 if self.page.evaluate(_CALM, self.rest_asked) else 0
 
     def goto(self, path: str = "", query: str = "") -> None:
         url = f"{self.base_url}/{path.strip('/')}" + (f"?{query}" if query else "")

@@ -18,7 +18,7 @@ def _edit_first_input_price(app, value: str) -> None:
     app.page.keyboard.press("ArrowRight")
     app.page.keyboard.press("ArrowRight")  # Sold by -> Input $/1M
     app.page.keyboard.type(value)  # opens the cell's editor with the value typed
-    editor = app.page.locator("input.gdg-input")  # the grid's number editor: Enter before it is lost
+    editor = app.page.locator(".gdg-input")  # the grid's cell editor: Enter before it opens is lost
     expect(editor).to_be_focused()
     expect(editor).to_have_value(value)
     app.run(lambda: app.page.keyboard.press("Enter"))

@@ -26,6 +26,7 @@ export default function ({ data, setTriggerValue }) {
   }
   if (asked.get(data.name) === data.token) return;
   asked.set(data.name, data.token);
+  document.body.dataset.twRestAsked = data.token;  // tests and benchmarks: this request was seen
   pending.set(data.name, new Set(data.parts));
   show(data.name);
   clearTimeout(waiting.get(data.name));  // a newer request replaces the one waiting
