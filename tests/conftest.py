@@ -35,7 +35,7 @@ settings.load_profile("default")
 ALL_IDS = list(BUILTINS)
 
 # Tests that start a real app server (and, for tests/e2e, Chromium). In pytest-xdist processes
-# (the test command's `-n 2`) they form two units of work, each run one test after another in one
+# (`python -m pytest -n 2`) they form two units of work, each run one test after another in one
 # process with a server and a browser of its own (a browser test waits on the app most of its
 # time: two of them share the two cores with the other tests).
 SERVER_TESTS = (
