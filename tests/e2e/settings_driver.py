@@ -77,22 +77,33 @@ def widget(app: AppPage, key: str):
 
 
 def choose(app: AppPage, key: str, option: str | re.Pattern) -> None:
-    """A select box: open it and pick `option` (its label as shown, or a pattern of it)."""
+    """A select box: open it and pick `option` (its label as shown, or a pattern of it). A rerun
+    that redraws the box closes its list; the list is then opened again (up to 3 times)."""
     it = app.page.get_by_role("option", name=option, exact=True).first
+    for _ in range(3):
+        if not _open_list(app, key, it):
+            raise AssertionError(f"{key}: no option {option!r} in the list")
+        try:
+            app.run(lambda: it.click(timeout=5_000))
+            break
+        except PlaywrightTimeout:
+            app.page.keyboard.press("Escape")
+    expect(widget(app, key).get_by_role("combobox")).to_have_value(option)
+
+
+def _open_list(app: AppPage, key: str, option) -> bool:
+    """Open the select box's list (its box, else its arrow) until `option` shows in it."""
     for opener in (
         widget(app, key).get_by_role("combobox"),
         widget(app, key).get_by_role("button", name="Open"),
     ):
         opener.click()
         try:
-            it.wait_for(timeout=3_000)
-            break
+            option.wait_for(timeout=3_000)
+            return True
         except PlaywrightTimeout:
             app.page.keyboard.press("Escape")
-    else:
-        raise AssertionError(f"{key}: no option {option!r} in the list")
-    app.run(lambda: it.click())
-    expect(widget(app, key).get_by_role("combobox")).to_have_value(option)
+    return False
 
 
 def _chooser(app: AppPage, key: str):
@@ -175,21 +186,28 @@ def tab(app: AppPage, key: str, label: str) -> None:
     expect(it).to_have_attribute("aria-selected", "true")
 
 
+# The app's pages, in its navigation's order.
+TITLES = (
+    "Prompt workspace",
+    "Datasets",
+    "BPE playground",
+    "Language costs",
+    "Code identifiers",
+    "Chunk previewer",
+)
+
+
+def go(app: AppPage, title: str) -> None:
+    """To the page with this title through the app's own navigation (the same browser session)."""
+    app.run(lambda: app.page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click())
+    expect(app.main.get_by_role("heading", name=title).first).to_be_visible()
+    assert not app.exceptions(), title
+
+
 def visit_every_other_page(app: AppPage, here: str) -> None:
-    """Through the app's own navigation (one browser session), then back to `here`."""
-    nav = app.page.get_by_test_id("stSidebarNav")
-    titles = [
-        "Prompt workspace",
-        "Datasets",
-        "BPE playground",
-        "Language costs",
-        "Code identifiers",
-        "Chunk previewer",
-    ]
-    for title in [t for t in titles if t != here] + [here]:
-        app.run(lambda title=title: nav.get_by_text(title, exact=True).click())
-        expect(app.main.get_by_role("heading", name=title).first).to_be_visible()
-        assert not app.exceptions(), title
+    """Every other page through the app's navigation, then back to `here`."""
+    for title in [t for t in TITLES if t != here] + [here]:
+        go(app, title)
 
 
 # Keeps every websocket the page opens, so that a test can close it: the browser reconnects

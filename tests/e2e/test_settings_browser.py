@@ -1,188 +1,72 @@
-"""Every setting of every page survives the session (ui/settings.py), in Chromium: each test sets
-every widget of one page to a value that is not its default, visits every other page through the
-app's navigation, comes back and finds every value as it was; then the websocket drops and the
-page reconnects to the same session, and every value is still there."""
+"""Every setting of every page survives the session (ui/settings.py), in Chromium.
+
+One session sets every widget of each page, page after page, to a value that is not its default.
+Then it visits every page through the app's navigation; drops the websocket on each page, so that
+the page reconnects to the same session; and visits every page once more. Each test checks one
+page's values at each of those points, and what its hidden widgets kept. One session for all the
+pages also shows that no page's settings disturb another's, for the cost of one round of visits.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import settings_driver as d
+from tests.e2e.conftest import AppPage
 
 pytestmark = pytest.mark.e2e
 
-
-def round_trip(app, title: str, expected: dict) -> None:
-    """Other pages and back, then a reconnect: the page shows `expected` each time."""
-    d.visit_every_other_page(app, title)
-    assert d.settings(app) == expected
-    d.reconnect(app)
-    assert d.settings(app) == expected
-    d.visit_every_other_page(app, title)  # the server kept them too, not only the browser
-    assert d.settings(app) == expected
+SIDEBAR = '[data-testid="stSidebar"]'
+# The points at which each page's values are read, after every page has been set.
+LAPS = ("after a visit to every page", "after a reconnect", "after a reconnect and a visit to every page")
 
 
-def test_chunk_previewer(app_page):
-    app = app_page
+@pytest.fixture(scope="module")
+def shown(browser, server_url) -> Iterator[dict[str, dict]]:
+    """What each page showed: when set (what its setter returns), at each of `LAPS`, and once its
+    hidden widgets were drawn again ("after"). A browser context of its own: its saved work stays
+    out of the other tests' browser."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    app = AppPage(page, server_url)
     d.keep_sockets(app)
-    app.goto("chunks")
+    try:
+        # Datasets, a page not set here: each page set is then reached through the navigation.
+        app.goto("datasets")
+        seen = {}
+        for title, (setter, _) in PAGES.items():
+            d.go(app, title)
+            seen[title] = setter(app)
+        for lap in LAPS:
+            for title in d.TITLES:
+                d.go(app, title)
+                if lap == "after a reconnect" and title in PAGES:
+                    d.reconnect(app)
+                if title in PAGES:
+                    seen[title][lap] = d.settings(app)
+        for title, (_, after) in PAGES.items():
+            d.go(app, title)
+            seen[title]["after"] = after(app)
+        assert app.exceptions() == []
+        yield seen
+    finally:
+        context.close()
+
+
+def same_at_every_lap(seen: dict, expected: dict) -> None:
+    for lap in LAPS:
+        assert seen[lap] == expected, lap
+
+
+def set_prompt_workspace(app: AppPage) -> dict:
     start = d.settings(app)
-    d.choose(app, "chunks_sample", "Python module")
-    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
-    d.text(app, "chunks_text", d.settings(app)["chunks_text"] + "\n# kept across pages\n")
-    d.choose(app, "chunks_strategy", "Token windows")
-    d.choose(app, "chunks_tokenizer", "o200k_base")
-    d.choose(app, "chunks_model", "BGE v1.5, E5 v2, BERT-base encoders (512)")
-    assert d.settings(app)["chunks_size"] == "512"  # the model's limit, set by its callback
-    d.number(app, "chunks_size", 8)
-    d.number(app, "chunks_overlap", 2)
-    d.segment(app, "chunks_overlap_unit", "% of size")  # the overlap in tokens is no longer drawn
-    d.number(app, "chunks_overlap_pct", 25.0)
-    d.flip(app, "chunks_ws")
-    d.number(app, "chunks_first", 80)
-    now = d.settings(app)
-    assert d.changed(start, now) == []
-    assert set(now) == set(start) - {"chunks_overlap"} | {"chunks_overlap_pct", "chunks_first"}
-    round_trip(app, "Chunk previewer", now)
-    d.segment(app, "chunks_overlap_unit", "tokens")  # the widget hidden all along kept its value
-    assert d.settings(app)["chunks_overlap"] == "2"
-
-
-IDENTIFIER_TABS = ["Identifiers", "Code view", "Naming styles", "Teaching mode"]  # Layout has no widget
-
-
-def by_tab(app) -> dict[str, dict]:
-    """The settings shown with each tab open (a tab's widgets are drawn only while it is open)."""
-    shown = {}
-    for label in IDENTIFIER_TABS:
-        d.tab(app, "identifiers_tab", label)
-        shown[label] = d.settings(app)
-    return shown
-
-
-def test_code_identifiers(app_page):
-    app = app_page
-    d.keep_sockets(app)
-    app.goto("identifiers")
-    start = by_tab(app)
-    d.tab(app, "identifiers_tab", "Identifiers")
-    d.choose(app, "identifiers_sample", "TypeScript: orders API client")
-    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
-    d.text(app, "identifiers_text", d.settings(app)["identifiers_text"] + "\n// kept across pages\n")
-    d.unpick(app, "identifiers_tokenizers", "Llama 3")
-    d.choose(app, "identifiers_language", "TypeScript")
-    for key in ("identifiers_strings", "identifiers_comments", "identifiers_add_greedy"):
-        d.flip(app, key)
-    d.text(app, "identifiers_filter", "e")
-    d.pick(app, "identifiers_styles", "camelCase")
-    d.number(app, "identifiers_min_chars", 5)
-    d.number(app, "identifiers_min_occ", 2)
-    d.choose(app, "identifiers_sort", "name (A to Z)")
-    d.flip(app, "identifiers_builtins")
-    d.slide(app, "identifiers_top_n", 2)
-    d.segment(app, "identifiers_split_mode", "the name in the code")
-    d.choose(app, "identifiers_inspect", "orderId")
-    d.tab(app, "identifiers_tab", "Code view")
-    d.choose(app, "identifiers_view_tok", "cl100k_base")
-    d.number(app, "identifiers_view_line", 10)
-    d.tab(app, "identifiers_tab", "Naming styles")
-    d.text(app, "identifiers_try_name", "fetch_all_orders")
-    d.tab(app, "identifiers_tab", "Teaching mode")
-    d.text(app, "identifiers_greedy_vocab", d.settings(app)["identifiers_greedy_vocab"] + "\norder")
-    d.text(app, "identifiers_greedy_text", "orderTotal = price * qty")
-    now = by_tab(app)  # ends on the teaching tab
-    for label in IDENTIFIER_TABS:
-        assert d.changed(start[label], now[label]) == ["identifiers_tab"], label  # the tab: opened here
-    round_trip(app, "Code identifiers", now["Teaching mode"])
-    assert by_tab(app) == now
-
-
-def test_language_costs(app_page):
-    app = app_page
-    d.keep_sockets(app)
-    app.goto("languages")
-    start = d.settings(app)
-    d.unpick(app, "languages_selected", "Greek")
-    d.unpick(app, "languages_tokenizers", "Mistral Tekken")
-    d.choose(app, "languages_base", "Hindi")
-    d.number(app, "languages_requests", 5_000)
-    d.number(app, "languages_in_tokens", 2_000)
-    d.number(app, "languages_out_tokens", 777)
-    d.slide(app, "languages_share", -1)
-    d.unpick(app, "languages_cost_models", "Mistral NeMo")
-    d.segment(app, "languages_price_rate", "Batch")
-    d.choose(app, "languages_left", "Spanish")
-    d.choose(app, "languages_right", "Japanese")
-    d.choose(app, "languages_pair_tok", "cl100k_base")
-    d.flip(app, "languages_pair_ws")
-    now = d.settings(app)
-    assert d.changed(start, now) == []
-    assert set(now) == set(start)
-    round_trip(app, "Language costs", now)
-
-
-def test_bpe_playground_keeps_a_loaded_preset(app_page):
-    """The issue's case: after loading "English prose (4 KB)" and a visit to every other page,
-    no widget is back at its default and the page does not ask to retrain."""
-    app = app_page
-    app.goto("bpe")
-    d.choose(app, "bpe_corpus_sample", "English prose (4 KB)")
-    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
-    d.slide(app, "bpe_step", 3)
-    now = d.settings(app)
-    assert (now["bpe_merges"], now["bpe_pretok"], now["bpe_step"]) == (
-        "300",
-        "regex: cl100k_base (GPT-4, GPT-3.5)",
-        ["4"],
-    )
-    d.visit_every_other_page(app, "BPE playground")
-    assert d.settings(app) == now
-    expect(app.main.get_by_text("Trains for 300 merges, pairs seen at least once.")).to_be_visible()
-    expect(app.main.get_by_text("The corpus or the options changed")).to_have_count(0)
-
-
-def test_bpe_playground(app_page):
-    app = app_page
-    d.keep_sockets(app)
-    app.goto("bpe")
-    start = d.settings(app)
-    d.choose(app, "bpe_corpus_sample", "English prose (4 KB)")
-    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
-    d.text(app, "bpe_corpus_text", d.settings(app)["bpe_corpus_text"] + " Settings stay put.")
-    assert d.settings(app)["bpe_symbols"] == "UTF-8 bytes (byte-level)"  # the preset's (it was characters)
-    d.choose(app, "bpe_marker", "custom...")
-    d.text(app, "bpe_marker_custom", "##")
-    d.choose(app, "bpe_pretok", "regex: Llama 3")
-    d.radio(app, "bpe_tie", "first seen (corpus order, left to right)")
-    d.number(app, "bpe_merges", 250)
-    d.radio(app, "bpe_stop", "a vocabulary size")  # the number of merges is no longer drawn
-    d.number(app, "bpe_vocab", 700)
-    d.number(app, "bpe_minfreq", 3)
-    d.slide(app, "bpe_step", 3)
-    d.segment(app, "bpe_words_order", "Most frequent")
-    d.text(app, "bpe_probe", "settings survive")
-    d.text(app, "bpe_reg_name", "kept name")
-    d.flip(app, "bpe_reg_partial")
-    d.radio(app, "bpe_format", "word counts")
-    now = d.settings(app)
-    assert d.changed(start, now) == []
-    assert set(now) == set(start) - {"bpe_merges"} | {"bpe_marker_custom", "bpe_vocab"}
-    round_trip(app, "BPE playground", now)
-    d.radio(app, "bpe_stop", "a number of merges")
-    assert d.settings(app)["bpe_merges"] == "250"
-
-
-def test_prompt_workspace(app_page):
-    app = app_page
-    d.keep_sockets(app)
-    app.goto("")
-    start = d.settings(app)
-    sidebar = '[data-testid="stSidebar"]'
     app.page.get_by_test_id("stSidebar").get_by_text("Your own tokenizers").click()
-    side_start = d.settings(app, root=sidebar)
+    side_start = d.settings(app, root=SIDEBAR)
     d.unpick(app, "workspace_tokenizers", "GPT-4")
     d.pick(app, "workspace_tokenizers", "Qwen3", typed="Qwen3")
     d.choose(app, "workspace_ctx", "Custom...")
@@ -213,7 +97,6 @@ def test_prompt_workspace(app_page):
     d.number(app, "workspace_share_chunk_tokens", 256)
     d.number(app, "workspace_share_answer", 500)
     text_mode = d.settings(app)
-    assert d.changed(start, text_mode) == ["workspace_mode"]  # set below
 
     d.segment(app, "workspace_mode", "Chat request")
     # the baseline of a widget drawn in both modes is its value at the start (or: set in text mode)
@@ -227,23 +110,217 @@ def test_prompt_workspace(app_page):
     d.text(app, "workspace_chat_tools", '[{"name": "get_weather", "parameters": {"type": "object"}}]')
     d.choose(app, "workspace_request_pick", re.compile(r"^Qwen3\b"))
     chat_mode = d.settings(app)
-    assert d.changed(chat_start, chat_mode) == []
 
     d.choose(app, "custom_tok_pattern", "Llama 3")
     d.text(app, "custom_tok_name", "mine")
     d.radio(app, "custom_tok_kind", "tokenizer.json")  # the pattern is no longer drawn
-    side = d.settings(app, root=sidebar)
-    assert d.changed(side_start, side) == []
+    return {"start": start, "text mode": text_mode, "chat start": chat_start, "set": chat_mode,
+            "sidebar start": side_start, "sidebar": d.settings(app, root=SIDEBAR)}  # fmt: skip
 
-    round_trip(app, "Prompt workspace", chat_mode)
-    assert d.settings(app, root=sidebar) == side
+
+def after_prompt_workspace(app: AppPage) -> dict:
+    sidebar = d.settings(app, root=SIDEBAR)
     d.segment(app, "workspace_mode", "Text")
-    assert d.settings(app) == {**text_mode, "workspace_mode": ["Text"]}
+    text_mode = d.settings(app)
     d.radio(app, "custom_tok_kind", ".tiktoken")
-    assert d.settings(app, root=sidebar)["custom_tok_pattern"] == "Llama 3"
+    return {
+        "sidebar": sidebar,
+        "text mode": text_mode,
+        "pattern": d.settings(app, root=SIDEBAR)["custom_tok_pattern"],
+    }
 
 
-def messages(app) -> list[str]:
+def messages(app: AppPage) -> list[str]:
     """The ids of the chat's messages, in order (their widgets' keys end with them)."""
     roles = [k for k in d.settings(app) if k.startswith("workspace_chat_role_")]  # in page order
     return [k.rsplit("_", 1)[1] for k in roles]
+
+
+def test_prompt_workspace(shown):
+    seen = shown["Prompt workspace"]
+    assert d.changed(seen["start"], seen["text mode"]) == ["workspace_mode"]  # set in chat mode
+    assert d.changed(seen["chat start"], seen["set"]) == []
+    assert d.changed(seen["sidebar start"], seen["sidebar"]) == []
+    same_at_every_lap(seen, seen["set"])
+    assert seen["after"]["sidebar"] == seen["sidebar"]
+    assert seen["after"]["text mode"] == {**seen["text mode"], "workspace_mode": ["Text"]}
+    assert seen["after"]["pattern"] == "Llama 3"  # the sidebar's widget hidden all along kept it
+
+
+def set_language_costs(app: AppPage) -> dict:
+    start = d.settings(app)
+    d.unpick(app, "languages_selected", "Greek")
+    d.unpick(app, "languages_tokenizers", "Mistral Tekken")
+    d.choose(app, "languages_base", "Hindi")
+    d.number(app, "languages_requests", 5_000)
+    d.number(app, "languages_in_tokens", 2_000)
+    d.number(app, "languages_out_tokens", 777)
+    d.slide(app, "languages_share", -1)
+    d.unpick(app, "languages_cost_models", "Mistral NeMo")
+    d.choose(app, "languages_left", "Spanish")
+    d.choose(app, "languages_right", "Japanese")
+    d.choose(app, "languages_pair_tok", "cl100k_base")
+    d.flip(app, "languages_pair_ws")
+    return {"start": start, "set": d.settings(app)}
+
+
+def test_language_costs(shown):
+    seen = shown["Language costs"]
+    # the rate is one for every page: the one chosen on the prompt workspace
+    assert seen["start"]["languages_price_rate"] == ["Batch"]
+    assert d.changed(seen["start"], seen["set"]) == ["languages_price_rate"]
+    assert set(seen["set"]) == set(seen["start"])
+    same_at_every_lap(seen, seen["set"])
+
+
+IDENTIFIER_TABS = ["Identifiers", "Code view", "Naming styles", "Teaching mode"]  # Layout has no widget
+
+
+def by_tab(app: AppPage) -> dict[str, dict]:
+    """The settings shown with each tab open (a tab's widgets are drawn only while it is open)."""
+    shown = {}
+    for label in IDENTIFIER_TABS:
+        d.tab(app, "identifiers_tab", label)
+        shown[label] = d.settings(app)
+    return shown
+
+
+def set_code_identifiers(app: AppPage) -> dict:
+    start = by_tab(app)
+    d.tab(app, "identifiers_tab", "Identifiers")
+    d.choose(app, "identifiers_sample", "TypeScript: orders API client")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.text(app, "identifiers_text", d.settings(app)["identifiers_text"] + "\n// kept across pages\n")
+    d.unpick(app, "identifiers_tokenizers", "Llama 3")
+    d.choose(app, "identifiers_language", "TypeScript")
+    for key in ("identifiers_strings", "identifiers_comments", "identifiers_add_greedy"):
+        d.flip(app, key)
+    d.text(app, "identifiers_filter", "e")
+    d.pick(app, "identifiers_styles", "camelCase")
+    d.number(app, "identifiers_min_chars", 5)
+    d.number(app, "identifiers_min_occ", 2)
+    d.choose(app, "identifiers_sort", "name (A to Z)")
+    d.flip(app, "identifiers_builtins")
+    d.slide(app, "identifiers_top_n", 2)
+    d.segment(app, "identifiers_split_mode", "the name in the code")
+    d.choose(app, "identifiers_inspect", "orderId")
+    d.tab(app, "identifiers_tab", "Code view")
+    d.choose(app, "identifiers_view_tok", "cl100k_base")
+    d.number(app, "identifiers_view_line", 10)
+    d.tab(app, "identifiers_tab", "Naming styles")
+    d.text(app, "identifiers_try_name", "fetch_all_orders")
+    d.tab(app, "identifiers_tab", "Teaching mode")
+    d.text(app, "identifiers_greedy_vocab", d.settings(app)["identifiers_greedy_vocab"] + "\norder")
+    d.text(app, "identifiers_greedy_text", "orderTotal = price * qty")
+    tabs = by_tab(app)  # ends on the teaching tab
+    return {"start": start, "tabs": tabs, "set": tabs["Teaching mode"]}
+
+
+def test_code_identifiers(shown):
+    seen = shown["Code identifiers"]
+    for label in IDENTIFIER_TABS:
+        assert d.changed(seen["start"][label], seen["tabs"][label]) == ["identifiers_tab"], (
+            label
+        )  # opened here
+    same_at_every_lap(seen, seen["set"])
+    assert seen["after"] == seen["tabs"]
+
+
+def set_bpe_playground(app: AppPage) -> dict:
+    start = d.settings(app)
+    d.choose(app, "bpe_corpus_sample", "English prose (4 KB)")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.text(app, "bpe_corpus_text", d.settings(app)["bpe_corpus_text"] + " Settings stay put.")
+    assert d.settings(app)["bpe_symbols"] == "UTF-8 bytes (byte-level)"  # the preset's (it was characters)
+    d.choose(app, "bpe_marker", "custom...")
+    d.text(app, "bpe_marker_custom", "##")
+    d.choose(app, "bpe_pretok", "regex: Llama 3")
+    d.radio(app, "bpe_tie", "first seen (corpus order, left to right)")
+    d.number(app, "bpe_merges", 250)
+    d.radio(app, "bpe_stop", "a vocabulary size")  # the number of merges is no longer drawn
+    d.number(app, "bpe_vocab", 700)
+    d.number(app, "bpe_minfreq", 3)
+    d.slide(app, "bpe_step", 3)
+    d.segment(app, "bpe_words_order", "Most frequent")
+    d.text(app, "bpe_probe", "settings survive")
+    d.text(app, "bpe_reg_name", "kept name")
+    d.flip(app, "bpe_reg_partial")
+    d.radio(app, "bpe_format", "word counts")
+    return {"start": start, "set": d.settings(app)}
+
+
+def after_bpe_playground(app: AppPage) -> str:
+    d.radio(app, "bpe_stop", "a number of merges")
+    return d.settings(app)["bpe_merges"]
+
+
+def test_bpe_playground(shown):
+    seen = shown["BPE playground"]
+    assert d.changed(seen["start"], seen["set"]) == []
+    assert set(seen["set"]) == set(seen["start"]) - {"bpe_merges"} | {"bpe_marker_custom", "bpe_vocab"}
+    same_at_every_lap(seen, seen["set"])
+    assert seen["after"] == "250"  # the widget hidden all along kept its value
+
+
+def set_chunk_previewer(app: AppPage) -> dict:
+    start = d.settings(app)
+    d.choose(app, "chunks_sample", "Python module")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.text(app, "chunks_text", d.settings(app)["chunks_text"] + "\n# kept across pages\n")
+    d.choose(app, "chunks_strategy", "Token windows")
+    d.choose(app, "chunks_tokenizer", "o200k_base")
+    d.choose(app, "chunks_model", "BGE v1.5, E5 v2, BERT-base encoders (512)")
+    assert d.settings(app)["chunks_size"] == "512"  # the model's limit, set by its callback
+    d.number(app, "chunks_size", 8)
+    d.number(app, "chunks_overlap", 2)
+    d.segment(app, "chunks_overlap_unit", "% of size")  # the overlap in tokens is no longer drawn
+    d.number(app, "chunks_overlap_pct", 25.0)
+    d.flip(app, "chunks_ws")
+    d.number(app, "chunks_first", 80)
+    return {"start": start, "set": d.settings(app)}
+
+
+def after_chunk_previewer(app: AppPage) -> str:
+    d.segment(app, "chunks_overlap_unit", "tokens")
+    return d.settings(app)["chunks_overlap"]
+
+
+def test_chunk_previewer(shown):
+    seen = shown["Chunk previewer"]
+    assert d.changed(seen["start"], seen["set"]) == []
+    assert set(seen["set"]) == set(seen["start"]) - {"chunks_overlap"} | {
+        "chunks_overlap_pct",
+        "chunks_first",
+    }
+    same_at_every_lap(seen, seen["set"])
+    assert seen["after"] == "2"  # the widget hidden all along kept its value
+
+
+# Page title: (what sets its widgets, what draws its hidden widgets again), in the order set.
+PAGES: dict[str, tuple[Callable[[AppPage], dict], Callable[[AppPage], object]]] = {
+    "Prompt workspace": (set_prompt_workspace, after_prompt_workspace),
+    "Language costs": (set_language_costs, lambda app: None),
+    "Code identifiers": (set_code_identifiers, by_tab),
+    "BPE playground": (set_bpe_playground, after_bpe_playground),
+    "Chunk previewer": (set_chunk_previewer, after_chunk_previewer),
+}
+
+
+def test_bpe_playground_keeps_a_loaded_preset(app_page):
+    """The issue's case: after loading "English prose (4 KB)" and a visit to every other page,
+    no widget is back at its default and the page does not ask to retrain."""
+    app = app_page
+    app.goto("bpe")
+    d.choose(app, "bpe_corpus_sample", "English prose (4 KB)")
+    app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
+    d.slide(app, "bpe_step", 3)
+    now = d.settings(app)
+    assert (now["bpe_merges"], now["bpe_pretok"], now["bpe_step"]) == (
+        "300",
+        "regex: cl100k_base (GPT-4, GPT-3.5)",
+        ["4"],
+    )
+    d.visit_every_other_page(app, "BPE playground")
+    assert d.settings(app) == now
+    expect(app.main.get_by_text("Trains for 300 merges, pairs seen at least once.")).to_be_visible()
+    expect(app.main.get_by_text("The corpus or the options changed")).to_have_count(0)
