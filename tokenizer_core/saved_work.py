@@ -16,26 +16,19 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import math
-import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .tokenizers import PATTERNS, clean_text
+from .tokenizers import PATTERNS, clean_text, is_own_id
 from .tokenizers.uploads import MAX_UPLOAD_BYTES
 from .workspace.limits import TooDeep, load_json
 
 FORMAT = "tokenizer-workbench/saved-work"
 VERSION = 1
 MAX_BYTES = 2_000_000  # per page, as UTF-8: local storage holds about 5 MB per site
-
-
-def digest(text: str) -> str:
-    """A short fingerprint of a snapshot: ``len(digest("x")) == 16``."""
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES) -> tuple[str, list[str]]:
@@ -113,7 +106,6 @@ def unpack(
 # 3, so a file is kept when it is at most 16 MB compressed (most vocabularies compress 2-4 times).
 MAX_KEPT_FILE = 16_000_000  # compressed bytes, per file
 MAX_KEPT_ALL = 64_000_000  # compressed bytes, all of a browser's own tokenizers (the browser checks)
-_ID = re.compile(r"custom-[0-9a-f]{16}")
 
 
 @dataclass(frozen=True)
@@ -126,11 +118,6 @@ class KeptTokenizer:
     file_name: str
     name: str  # the name the user gave ("": the file's name)
     pattern_id: str  # the pre-tokenization pattern of a .tiktoken vocabulary
-
-
-def is_own_id(value: object) -> bool:
-    """True for the id of a user's uploaded tokenizer: ``is_own_id("custom-0123456789abcdef")``."""
-    return isinstance(value, str) and _ID.fullmatch(value) is not None
 
 
 def pack_tokenizer(kept: KeptTokenizer) -> dict | None:
@@ -169,5 +156,5 @@ def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
 
 __all__ = [
     "FORMAT", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
-    "digest", "is_own_id", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
+    "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ build holds `SavedWork.building` and writes only to objects taken before it; eac
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import threading
 import time
@@ -33,7 +34,7 @@ from tokenizer_core import VocabularyError
 from tokenizer_core import saved_work as core
 from tokenizer_core.jobs import JobError
 from tokenizer_core.saved_work import KeptTokenizer
-from tokenizer_core.tokenizers import ServerBusy, escape_markdown
+from tokenizer_core.tokenizers import ServerBusy, escape_markdown, is_own_id
 
 from .components import read
 from .state import session_tokenizers
@@ -185,7 +186,7 @@ def _on_answer() -> None:
     pages, own = value.get("pages"), value.get("own")
     work.saved = {k: v for k, v in pages.items() if isinstance(v, str)} if isinstance(pages, dict) else {}
     for e in own if isinstance(own, list) else []:
-        if isinstance(e, dict) and core.is_own_id(e.get("id")) and isinstance(e.get("name"), str):
+        if isinstance(e, dict) and is_own_id(e.get("id")) and isinstance(e.get("name"), str):
             work.own[e["id"]] = e["name"][:200]
     work.reloaded = value.get("reloaded") is True
     if value.get("off") or own is None:
@@ -246,8 +247,8 @@ def _restore_pages(work: SavedWork) -> None:
             if values and (page not in EXTRA or importlib.import_module(EXTRA[page]).restore(values, notes)):
                 for key, value in values.items():
                     if isinstance(value, list):  # own tokenizers that did not come back are left out
-                        value = [v for v in value if not core.is_own_id(v) or v in own]
-                    if not key.startswith("_") and (not core.is_own_id(value) or value in own):
+                        value = [v for v in value if not is_own_id(v) or v in own]
+                    if not key.startswith("_") and (not is_own_id(value) or value in own):
                         st.session_state[key] = value
                 light = core.unpack(work.saved.get(page + "#light"), page, LIGHT.get(page, {}))[0]
                 st.session_state.update(light)  # after the page's own (the BPE step needs the model)
@@ -267,7 +268,7 @@ def keep_work(page: str) -> None:
     light = {k: st.session_state[k] for k in LIGHT.get(page, {}) if k in st.session_state}
     data: dict = {"key": PREFIX + page}
     for entry, name, now_text in ((page, "text", text), (page + "#light", "light", light and core.pack(page, light)[0])):  # fmt: skip
-        now = core.digest(now_text) if now_text else None
+        now = hashlib.sha1(now_text.encode("utf-8", "surrogatepass")).hexdigest()[:16] if now_text else None
         if now is None or work.held.get(entry) == now:  # cleared: not kept again until it changes
             continue
         work.held.pop(entry, None)
