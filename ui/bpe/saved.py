@@ -7,6 +7,8 @@ import streamlit as st
 
 from tokenizer_core.bpe import BPEError, load_bpe_model, save_bpe_model
 
+from .model import set_model
+
 
 def extra() -> dict:
     model = st.session_state.get("bpe_model")
@@ -15,8 +17,6 @@ def extra() -> dict:
 
 
 def restore(values: dict, notes: list[str]) -> bool:
-    from .model import set_model
-
     st.session_state["bpe_initialized"] = True  # the saved options, not the first preset's
     if "_model" in values:
         try:
