@@ -30,11 +30,10 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from tokenizer_core import VocabularyError
 from tokenizer_core import saved_work as core
 from tokenizer_core.jobs import JobError
 from tokenizer_core.saved_work import KeptTokenizer
-from tokenizer_core.tokenizers import ServerBusy, escape_markdown, is_own_id
+from tokenizer_core.tokenizers import ServerBusy, VocabularyError, escape_markdown, is_own_id
 
 from .components import read
 from .state import session_tokenizers
@@ -94,7 +93,7 @@ class SavedWork:
 
     stage: str = "asking"  # asking, files, go, done (the module doc)
     mark: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # tells the browser this session
-    saved: dict[str, str] = field(default_factory=dict)  # the browser's texts by entry ("bpe", "bpe#light")
+    saved: dict[str, object] = field(default_factory=dict)  # the browser's texts by entry ("bpe#light" too)
     own: dict[str, str] = field(default_factory=dict)  # own tokenizers the browser keeps: id -> name
     files: dict[str, KeptTokenizer] = field(default_factory=dict)  # sent by the browser, not yet added
     failed: set[str] = field(default_factory=set)  # own tokenizers that could not be added again
@@ -102,7 +101,7 @@ class SavedWork:
     sent: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text last given
     held: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text cleared
     put: dict[str, dict] = field(default_factory=dict)  # files for the browser to keep, by id
-    drop: list[str] = field(default_factory=list)  # ids the browser removes
+    drop: set[str] = field(default_factory=set)  # ids the browser removes
     not_kept: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (name, why)
     notes: list[str] = field(default_factory=list)  # for toasts
     clear: str | None = None  # "Clear my saved work": the browser clears once per value
@@ -145,11 +144,10 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
     work = saved_work()
     with work.building:  # an add in a run that this one cut short: its tokenizer reaches this run
         pass
-    own = session_tokenizers()
-    here = {*work.failed, *work.files, *own}
+    here = {*work.failed, *work.files, *session_tokenizers()}
     need = [t for t in work.own if t not in here and not _file(t)]
     data = {"stage": work.stage, "mark": work.mark, "prefix": PREFIX, "need": need, "clear": work.clear,
-            "put": list(work.put.values()), "drop": work.drop, "max_all": core.MAX_KEPT_ALL}  # fmt: skip
+            "put": list(work.put.values()), "drop": sorted(work.drop), "max_all": core.MAX_KEPT_ALL}  # fmt: skip
     with st.sidebar:
         _component(key="_saved_work", data=data, on_answer_change=_on_answer, on_go_change=_on_go,
                    on_file_change=lambda: take_file(saved_work(), _value("file")), on_kept_change=_on_kept)  # fmt: skip
@@ -184,7 +182,7 @@ def _on_answer() -> None:
     if work.stage != "asking" or not isinstance(value, dict):
         return
     pages, own = value.get("pages"), value.get("own")
-    work.saved = {k: v for k, v in pages.items() if isinstance(v, str)} if isinstance(pages, dict) else {}
+    work.saved = pages if isinstance(pages, dict) else {}  # each text is read as untrusted (core.unpack)
     for e in own if isinstance(own, list) else []:
         if isinstance(e, dict) and is_own_id(e.get("id")) and isinstance(e.get("name"), str):
             work.own[e["id"]] = e["name"][:200]
@@ -290,7 +288,7 @@ def keep_own_tokenizer(kept: KeptTokenizer, work: SavedWork) -> None:
     `saved_work()` taken before the build."""
     _file(kept.id, kept)
     work.not_kept.pop(kept.id, None)
-    work.drop[:] = [i for i in work.drop if i != kept.id]
+    work.drop.discard(kept.id)
     if (entry := core.pack_tokenizer(kept)) is None:
         work.not_kept[kept.id] = (kept.name or kept.file_name, WHY["big"])
     else:
@@ -309,7 +307,7 @@ def forget_own_tokenizer(tokenizer_id: str) -> None:
     work = saved_work()
     work.put.pop(tokenizer_id, None)
     work.not_kept.pop(tokenizer_id, None)
-    work.drop += [tokenizer_id] if tokenizer_id not in work.drop else []
+    work.drop.add(tokenizer_id)
 
 
 def clear_saved_work() -> None:

@@ -12,15 +12,14 @@ async function files(mode) {
 }
 
 const storage = () => { try { return window.localStorage; } catch (e) { return null; } };
-const keys = (store, prefix) => (store ? Object.keys(store) : []).filter((k) => k.startsWith(prefix));
+const keys = (prefix) => Object.keys(storage() || {}).filter((k) => k.startsWith(prefix));
 
 async function answer(prefix) {
   const store = storage(), pages = {};
-  for (const k of keys(store, prefix)) if (!k.endsWith("#digest")) pages[k.slice(prefix.length)] = store.getItem(k);
+  for (const k of keys(prefix)) if (!k.endsWith("#digest")) pages[k.slice(prefix.length)] = store.getItem(k);
   const own = await files("readonly").then((s) => request(s.getAll()))
     .then((all) => all.map((e) => ({ id: e.id, name: e.name })), () => null);
-  const nav = performance.getEntriesByType("navigation")[0];
-  return { pages, own, off: !store, reloaded: !!nav && nav.type === "reload" };
+  return { pages, own, off: !store, reloaded: performance.getEntriesByType("navigation")[0]?.type === "reload" };
 }
 
 function session(tab, data) {
@@ -29,8 +28,7 @@ function session(tab, data) {
   const later = (step) => { tab.chain = tab.chain.then(step).catch(() => {}); };  // one at a time, in order
   if (data.clear && tab.cleared !== data.clear) {
     tab.cleared = data.clear;
-    const store = storage();
-    for (const k of keys(store, data.prefix)) store.removeItem(k);
+    for (const k of keys(data.prefix)) window.localStorage.removeItem(k);
     later(async () => request((await files("readwrite")).clear()));
   }
   for (const id of data.drop) later(async () => request((await files("readwrite")).delete(id)));
