@@ -15,7 +15,6 @@ or "json" (any JSON value; the page checks it as it uses it, e.g. a workspace ve
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import math
 import zlib
@@ -71,16 +70,14 @@ def unpack(
     and one note."""
     if raw is None or raw == "":
         return {}, []
-    doc: object = None
-    if isinstance(raw, str) and len(raw) <= max_bytes:  # characters: at least as many bytes
-        try:  # as any JSON a user brings in: nesting capped, half an emoji made U+FFFD
-            doc = load_json(raw, what="saved work")
-        except ValueError as exc:  # TooDeep too
-            doc = exc
+    try:  # as any JSON a user brings in: nesting capped, half an emoji made U+FFFD
+        doc = load_json(raw, what="saved work") if isinstance(raw, str) and len(raw) <= max_bytes else None
+    except ValueError as exc:  # TooDeep too
+        doc = exc
     get = doc.get if isinstance(doc, dict) else {}.get
     problem = (
         "is not text" if not isinstance(raw, str)
-        else f"is larger than {max_bytes:,} bytes" if len(raw) > max_bytes
+        else f"is larger than {max_bytes:,} bytes" if len(raw) > max_bytes  # characters: as many bytes at least
         else "is nested too deep" if isinstance(doc, TooDeep)
         else "is damaged (not JSON)" if isinstance(doc, ValueError)
         else "is not in this app's format" if get("format") != FORMAT
@@ -149,7 +146,7 @@ def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
         if not unpacker.eof or unpacker.unconsumed_tail or len(raw) > MAX_UPLOAD_BYTES:
             raise ValueError("larger than an upload may be")
         return KeptTokenizer(str(tid), str(kind), raw, file_name, name, pattern), None
-    except (binascii.Error, ValueError, zlib.error):
+    except (ValueError, zlib.error):  # binascii.Error is a ValueError
         label = name or file_name or "a saved tokenizer"
         return None, f"{label} is damaged in this browser's store, so it was not added again"
 
