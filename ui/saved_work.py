@@ -32,7 +32,6 @@ import streamlit as st
 
 from tokenizer_core import saved_work as core
 from tokenizer_core.jobs import JobError
-from tokenizer_core.saved_work import KeptTokenizer
 from tokenizer_core.tokenizers import ServerBusy, VocabularyError, escape_markdown, is_own_id
 
 from .components import read
@@ -78,8 +77,7 @@ LIGHT = {"bpe": {"bpe_step": "int"}}
 EXTRA = {"workspace": "ui.workspace.saved", "bpe": "ui.bpe.saved", "languages": "ui.languages.saved"}
 LABELS = {"workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
           "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
-          "_texts": "your translations", "workspace_chat_tools": "the tools",
-          "_chat_images": "the chat's images"}  # fmt: skip
+          "_texts": "your translations", "workspace_chat_tools": "the tools"}  # fmt: skip
 WHY = {
     "big": f"larger than {core.MAX_KEPT_FILE // 1_000_000} MB even compressed",
     "full": f"this browser already keeps {core.MAX_KEPT_ALL // 1_000_000} MB of your tokenizers",
@@ -95,7 +93,7 @@ class SavedWork:
     mark: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # tells the browser this session
     saved: dict[str, object] = field(default_factory=dict)  # the browser's texts by entry ("bpe#light" too)
     own: dict[str, str] = field(default_factory=dict)  # own tokenizers the browser keeps: id -> name
-    files: dict[str, KeptTokenizer] = field(default_factory=dict)  # sent by the browser, not yet added
+    files: dict[str, core.KeptTokenizer] = field(default_factory=dict)  # sent by the browser, not yet added
     failed: set[str] = field(default_factory=set)  # own tokenizers that could not be added again
     reloaded: bool = False  # the tab was reloaded (its address is the user's own, not a link)
     sent: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text last given
@@ -118,11 +116,11 @@ _component = st.components.v2.component("tw_saved_work", html="<span hidden></sp
 # The server's copies of own tokenizers' files by id, for every session, the least recently used
 # dropped first, all when no session is left (ui/jobs.py). A plain dict, not a Streamlit cache: a
 # run a newer one cut short must still write it.
-_FILES: OrderedDict[str, KeptTokenizer] = OrderedDict()
+_FILES: OrderedDict[str, core.KeptTokenizer] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 
 
-def _file(tid: str, kept: KeptTokenizer | None = None) -> KeptTokenizer | None:
+def _file(tid: str, kept: core.KeptTokenizer | None = None) -> core.KeptTokenizer | None:
     with _FILES_LOCK:
         if kept is not None:
             _FILES[tid] = kept
@@ -160,9 +158,8 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
     if work.stage != "done":
         st.container(key="saved_work_restoring").caption("Restoring your work...")  # the tests' marker too
 
-        # The run goes on (the page says "running") until the browser's message has started the
-        # next one, which moves the stage on: a page that looks finished never shows this. (AppTest
-        # has no browser to wait for.)
+        # The run goes on (the page says "running") until the browser's message starts the next
+        # one, which moves the stage on: a page that looks finished never shows this. No headers: AppTest.
         heard = lambda: (work.stage, len(work.files), len(work.failed))  # noqa: E731
         before, until = heard(), time.monotonic() + WAIT_S
         while st.context.headers and heard() == before and time.monotonic() < until:
@@ -225,14 +222,13 @@ def _add_back(work: SavedWork, add: Callable[..., tuple[str, str]]) -> None:
                         kept.kind, kept.data, file_name=kept.file_name, name=name, pattern_id=kept.pattern_id
                     )
                     _file(tok_id, kept)  # by the id the server gave it: a browser's claim is not copied
-                    break
                 except (VocabularyError, JobError) as exc:
                     if isinstance(exc, ServerBusy | JobError) and attempt < TRIES:
                         time.sleep(1)  # a process slot or memory may be free in a moment
                         continue
                     failed.add(tid)
                     notes.append(f"Your tokenizer {name or kept.file_name} was kept in this browser but could not be added again: {exc}")  # fmt: skip
-                    break
+                break  # added, or the last try failed
             files.pop(tid, None)
 
 
@@ -283,7 +279,7 @@ def keep_work(page: str) -> None:
         )  # fmt: skip
 
 
-def keep_own_tokenizer(kept: KeptTokenizer, work: SavedWork) -> None:
+def keep_own_tokenizer(kept: core.KeptTokenizer, work: SavedWork) -> None:
     """A tokenizer the user just added: the server keeps its file, the browser a copy. `work`:
     `saved_work()` taken before the build."""
     _file(kept.id, kept)

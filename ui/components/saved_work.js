@@ -33,10 +33,8 @@ function session(tab, data) {
   }
   for (const id of data.drop) later(async () => request((await files("readwrite")).delete(id)));
   for (const e of data.put) {
-    if (e.id in tab.told) {  // null: being written; else the answer, sent again (it can be lost)
-      if (tab.told[e.id] && at("kept")) send("kept", { id: e.id, why: tab.told[e.id] });
-      continue;
-    }
+    if (tab.told[e.id] && at("kept")) send("kept", { id: e.id, why: tab.told[e.id] });  // again: it can be lost
+    if (e.id in tab.told) continue;  // written, or being written (null)
     tab.told[e.id] = null;
     later(async () => {
       const all = await request((await files("readonly")).getAll());

@@ -11,8 +11,7 @@ from .texts import EDITOR, TABLE
 
 
 def extra() -> dict:
-    records = st.session_state.get("languages_current") or st.session_state.get(TABLE)
-    return {"_texts": records} if isinstance(records, list) else {}
+    return {"_texts": st.session_state.get("languages_current") or st.session_state.get(TABLE)}
 
 
 def restore(values: dict, notes: list[str]) -> bool:
