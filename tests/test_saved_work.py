@@ -123,7 +123,8 @@ def test_a_kept_tokenizer_comes_back_byte_for_byte_and_damage_is_a_sentence():
     import base64
     import zlib
 
-    from tokenizer_core.saved_work import KeptTokenizer, is_own_id, pack_tokenizer, unpack_tokenizer
+    from tokenizer_core.saved_work import KeptTokenizer, pack_tokenizer, unpack_tokenizer
+    from tokenizer_core.tokenizers import is_own_id
 
     kept = KeptTokenizer(
         "custom-0123456789abcdef", "tiktoken", b"IQ== 0\nIg== 1\n" * 1000, "v.tiktoken", "mine", "r50k"

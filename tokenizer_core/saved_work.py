@@ -15,27 +15,19 @@ or "json" (any JSON value; the page checks it as it uses it, e.g. a workspace ve
 from __future__ import annotations
 
 import base64
-import binascii
-import hashlib
 import json
 import math
-import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .tokenizers import PATTERNS, clean_text
+from .tokenizers import PATTERNS, clean_text, is_own_id
 from .tokenizers.uploads import MAX_UPLOAD_BYTES
-from .workspace.limits import MAX_DEPTH, nesting_depth, no_lone_surrogates
+from .workspace.limits import TooDeep, load_json
 
 FORMAT = "tokenizer-workbench/saved-work"
 VERSION = 1
 MAX_BYTES = 2_000_000  # per page, as UTF-8: local storage holds about 5 MB per site
-
-
-def digest(text: str) -> str:
-    """A short fingerprint of a snapshot: ``len(digest("x")) == 16``."""
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES) -> tuple[str, list[str]]:
@@ -44,11 +36,9 @@ def pack(page: str, values: Mapping[str, object], *, max_bytes: int = MAX_BYTES)
     Over the cap, the largest values are left out first (what fits is kept):
     ``pack("x", {"a": "1", "b": "2" * 99}, max_bytes=100)[1] == ["b"]``.
     """
-    kept = {k: v for k, v in values.items() if v is not None}  # None: nothing chosen, nothing to keep
     # a text of more characters than the cap has bytes cannot fit: out before any JSON is written
-    left_out = [k for k, v in kept.items() if isinstance(v, str) and len(v) > max_bytes]
-    for key in left_out:
-        del kept[key]
+    left_out = [k for k, v in values.items() if isinstance(v, str) and len(v) > max_bytes]
+    kept = {k: v for k, v in values.items() if v is not None and k not in left_out}  # None: nothing chosen
 
     def size(value: object) -> int:
         return len(json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass"))
@@ -80,18 +70,16 @@ def unpack(
     and one note."""
     if raw is None or raw == "":
         return {}, []
-    doc: object = None
-    if isinstance(raw, str) and len(raw) <= max_bytes:  # characters: at least as many bytes
-        try:
-            doc = json.loads(clean_text(raw))
-        except (ValueError, RecursionError):
-            doc = ValueError
+    try:  # as any JSON a user brings in: nesting capped, half an emoji made U+FFFD
+        doc = load_json(raw, what="saved work") if isinstance(raw, str) and len(raw) <= max_bytes else None
+    except ValueError as exc:  # TooDeep too
+        doc = exc
     get = doc.get if isinstance(doc, dict) else {}.get
     problem = (
         "is not text" if not isinstance(raw, str)
-        else f"is larger than {max_bytes:,} bytes" if len(raw) > max_bytes
-        else "is damaged (not JSON)" if doc is ValueError
-        else "is nested too deep" if nesting_depth(doc) > MAX_DEPTH
+        else f"is larger than {max_bytes:,} bytes" if len(raw) > max_bytes  # characters: as many bytes at least
+        else "is nested too deep" if isinstance(doc, TooDeep)
+        else "is damaged (not JSON)" if isinstance(doc, ValueError)
         else "is not in this app's format" if get("format") != FORMAT
         else "is from another version of the app" if get("version") != VERSION or isinstance(get("version"), bool)
         else "belongs to another page" if get("page") != page
@@ -100,7 +88,7 @@ def unpack(
     )  # fmt: skip
     if problem:
         return {}, [f"the saved work {problem}, so it was not used"]
-    values: dict = no_lone_surrogates(get("values"))  # type: ignore[assignment]
+    values: dict = get("values")  # type: ignore[assignment]
     out = {k: v for k, v in values.items() if _fits(spec.get(k, ""), v)}
     skipped = len(values) - len(out)
     notes = [f"{skipped:,} saved value{'s' * (skipped != 1)} could not be used and {'were' if skipped != 1 else 'was'} left out"] if skipped else []  # fmt: skip
@@ -115,7 +103,6 @@ def unpack(
 # 3, so a file is kept when it is at most 16 MB compressed (most vocabularies compress 2-4 times).
 MAX_KEPT_FILE = 16_000_000  # compressed bytes, per file
 MAX_KEPT_ALL = 64_000_000  # compressed bytes, all of a browser's own tokenizers (the browser checks)
-_ID = re.compile(r"custom-[0-9a-f]{16}")
 
 
 @dataclass(frozen=True)
@@ -128,11 +115,6 @@ class KeptTokenizer:
     file_name: str
     name: str  # the name the user gave ("": the file's name)
     pattern_id: str  # the pre-tokenization pattern of a .tiktoken vocabulary
-
-
-def is_own_id(value: object) -> bool:
-    """True for the id of a user's uploaded tokenizer: ``is_own_id("custom-0123456789abcdef")``."""
-    return isinstance(value, str) and _ID.fullmatch(value) is not None
 
 
 def pack_tokenizer(kept: KeptTokenizer) -> dict | None:
@@ -149,28 +131,27 @@ def pack_tokenizer(kept: KeptTokenizer) -> dict | None:
 def unpack_tokenizer(entry: object) -> tuple[KeptTokenizer | None, str | None]:
     """The tokenizer an entry from the browser holds, or None and why it cannot be used (words for
     the user). Never raises: the browser's store may be damaged or edited by hand."""
-    if not isinstance(entry, dict):
-        return None, "a saved tokenizer is damaged, so it was not added again"
-    name, file_name = (clean_text(v)[:n] if isinstance(v := entry.get(k), str) else None for k, n in (("name", 200), ("file_name", 255)))  # fmt: skip
-    kind, pattern, data, tid = entry.get("kind"), entry.get("pattern"), entry.get("data"), entry.get("id")
-    label = name or file_name or "a saved tokenizer"
-    if (
-        name is None or not file_name or kind not in ("tiktoken", "hf") or not is_own_id(tid)
-        or not isinstance(pattern, str) or pattern not in PATTERNS
-        or not isinstance(data, str) or len(data) > (MAX_KEPT_FILE + 2) // 3 * 4
-    ):  # fmt: skip
-        return None, f"{label} is damaged in this browser's store, so it was not added again"
+    get = entry.get if isinstance(entry, dict) else {}.get
+    name, file_name = (clean_text(v)[:n] if isinstance(v := get(k), str) else None for k, n in (("name", 200), ("file_name", 255)))  # fmt: skip
+    kind, pattern, data, tid = get("kind"), get("pattern"), get("data"), get("id")
     try:
+        if (
+            name is None or not file_name or kind not in ("tiktoken", "hf") or not is_own_id(tid)
+            or not isinstance(pattern, str) or pattern not in PATTERNS
+            or not isinstance(data, str) or len(data) > (MAX_KEPT_FILE + 2) // 3 * 4
+        ):  # fmt: skip
+            raise ValueError("not an entry the app wrote")
         unpacker = zlib.decompressobj()
         raw = unpacker.decompress(base64.b64decode(data, validate=True), MAX_UPLOAD_BYTES + 1)
         if not unpacker.eof or unpacker.unconsumed_tail or len(raw) > MAX_UPLOAD_BYTES:
             raise ValueError("larger than an upload may be")
-    except (binascii.Error, ValueError, zlib.error):
+        return KeptTokenizer(str(tid), str(kind), raw, file_name, name, pattern), None
+    except (ValueError, zlib.error):  # binascii.Error is a ValueError
+        label = name or file_name or "a saved tokenizer"
         return None, f"{label} is damaged in this browser's store, so it was not added again"
-    return KeptTokenizer(str(tid), str(kind), raw, file_name, name, pattern), None
 
 
 __all__ = [
     "FORMAT", "MAX_BYTES", "MAX_KEPT_ALL", "MAX_KEPT_FILE", "VERSION", "KeptTokenizer",
-    "digest", "is_own_id", "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
+    "pack", "pack_tokenizer", "unpack", "unpack_tokenizer",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ build holds `SavedWork.building` and writes only to objects taken before it; eac
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import threading
 import time
@@ -29,11 +30,9 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from tokenizer_core import VocabularyError
 from tokenizer_core import saved_work as core
 from tokenizer_core.jobs import JobError
-from tokenizer_core.saved_work import KeptTokenizer
-from tokenizer_core.tokenizers import ServerBusy, escape_markdown
+from tokenizer_core.tokenizers import ServerBusy, VocabularyError, escape_markdown, is_own_id
 
 from .components import read
 from .state import session_tokenizers
@@ -78,8 +77,7 @@ LIGHT = {"bpe": {"bpe_step": "int"}}
 EXTRA = {"workspace": "ui.workspace.saved", "bpe": "ui.bpe.saved", "languages": "ui.languages.saved"}
 LABELS = {"workspace_text": "the text", "_chat": "the chat", "_versions": "the versions", "_model": "the trained model",
           "bpe_corpus_text": "the corpus", "identifiers_text": "the code", "chunks_text": "the document",
-          "_texts": "your translations", "workspace_chat_tools": "the tools",
-          "_chat_images": "the chat's images"}  # fmt: skip
+          "_texts": "your translations", "workspace_chat_tools": "the tools"}  # fmt: skip
 WHY = {
     "big": f"larger than {core.MAX_KEPT_FILE // 1_000_000} MB even compressed",
     "full": f"this browser already keeps {core.MAX_KEPT_ALL // 1_000_000} MB of your tokenizers",
@@ -93,15 +91,15 @@ class SavedWork:
 
     stage: str = "asking"  # asking, files, go, done (the module doc)
     mark: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # tells the browser this session
-    saved: dict[str, str] = field(default_factory=dict)  # the browser's texts by entry ("bpe", "bpe#light")
+    saved: dict[str, object] = field(default_factory=dict)  # the browser's texts by entry ("bpe#light" too)
     own: dict[str, str] = field(default_factory=dict)  # own tokenizers the browser keeps: id -> name
-    files: dict[str, KeptTokenizer] = field(default_factory=dict)  # sent by the browser, not yet added
+    files: dict[str, core.KeptTokenizer] = field(default_factory=dict)  # sent by the browser, not yet added
     failed: set[str] = field(default_factory=set)  # own tokenizers that could not be added again
     reloaded: bool = False  # the tab was reloaded (its address is the user's own, not a link)
     sent: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text last given
     held: dict[str, str] = field(default_factory=dict)  # by entry: digest of the text cleared
     put: dict[str, dict] = field(default_factory=dict)  # files for the browser to keep, by id
-    drop: list[str] = field(default_factory=list)  # ids the browser removes
+    drop: set[str] = field(default_factory=set)  # ids the browser removes
     not_kept: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (name, why)
     notes: list[str] = field(default_factory=list)  # for toasts
     clear: str | None = None  # "Clear my saved work": the browser clears once per value
@@ -118,11 +116,11 @@ _component = st.components.v2.component("tw_saved_work", html="<span hidden></sp
 # The server's copies of own tokenizers' files by id, for every session, the least recently used
 # dropped first, all when no session is left (ui/jobs.py). A plain dict, not a Streamlit cache: a
 # run a newer one cut short must still write it.
-_FILES: OrderedDict[str, KeptTokenizer] = OrderedDict()
+_FILES: OrderedDict[str, core.KeptTokenizer] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 
 
-def _file(tid: str, kept: KeptTokenizer | None = None) -> KeptTokenizer | None:
+def _file(tid: str, kept: core.KeptTokenizer | None = None) -> core.KeptTokenizer | None:
     with _FILES_LOCK:
         if kept is not None:
             _FILES[tid] = kept
@@ -144,11 +142,10 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
     work = saved_work()
     with work.building:  # an add in a run that this one cut short: its tokenizer reaches this run
         pass
-    own = session_tokenizers()
-    here = {*work.failed, *work.files, *own}
+    here = {*work.failed, *work.files, *session_tokenizers()}
     need = [t for t in work.own if t not in here and not _file(t)]
     data = {"stage": work.stage, "mark": work.mark, "prefix": PREFIX, "need": need, "clear": work.clear,
-            "put": list(work.put.values()), "drop": work.drop, "max_all": core.MAX_KEPT_ALL}  # fmt: skip
+            "put": list(work.put.values()), "drop": sorted(work.drop), "max_all": core.MAX_KEPT_ALL}  # fmt: skip
     with st.sidebar:
         _component(key="_saved_work", data=data, on_answer_change=_on_answer, on_go_change=_on_go,
                    on_file_change=lambda: take_file(saved_work(), _value("file")), on_kept_change=_on_kept)  # fmt: skip
@@ -161,9 +158,8 @@ def restore_saved_work(add: Callable[..., tuple[str, str]]) -> None:
     if work.stage != "done":
         st.container(key="saved_work_restoring").caption("Restoring your work...")  # the tests' marker too
 
-        # The run goes on (the page says "running") until the browser's message has started the
-        # next one, which moves the stage on: a page that looks finished never shows this. (AppTest
-        # has no browser to wait for.)
+        # The run goes on (the page says "running") until the browser's message starts the next
+        # one, which moves the stage on: a page that looks finished never shows this. No headers: AppTest.
         heard = lambda: (work.stage, len(work.files), len(work.failed))  # noqa: E731
         before, until = heard(), time.monotonic() + WAIT_S
         while st.context.headers and heard() == before and time.monotonic() < until:
@@ -183,9 +179,9 @@ def _on_answer() -> None:
     if work.stage != "asking" or not isinstance(value, dict):
         return
     pages, own = value.get("pages"), value.get("own")
-    work.saved = {k: v for k, v in pages.items() if isinstance(v, str)} if isinstance(pages, dict) else {}
+    work.saved = pages if isinstance(pages, dict) else {}  # each text is read as untrusted (core.unpack)
     for e in own if isinstance(own, list) else []:
-        if isinstance(e, dict) and core.is_own_id(e.get("id")) and isinstance(e.get("name"), str):
+        if isinstance(e, dict) and is_own_id(e.get("id")) and isinstance(e.get("name"), str):
             work.own[e["id"]] = e["name"][:200]
     work.reloaded = value.get("reloaded") is True
     if value.get("off") or own is None:
@@ -226,14 +222,13 @@ def _add_back(work: SavedWork, add: Callable[..., tuple[str, str]]) -> None:
                         kept.kind, kept.data, file_name=kept.file_name, name=name, pattern_id=kept.pattern_id
                     )
                     _file(tok_id, kept)  # by the id the server gave it: a browser's claim is not copied
-                    break
                 except (VocabularyError, JobError) as exc:
                     if isinstance(exc, ServerBusy | JobError) and attempt < TRIES:
                         time.sleep(1)  # a process slot or memory may be free in a moment
                         continue
                     failed.add(tid)
                     notes.append(f"Your tokenizer {name or kept.file_name} was kept in this browser but could not be added again: {exc}")  # fmt: skip
-                    break
+                break  # added, or the last try failed
             files.pop(tid, None)
 
 
@@ -246,8 +241,8 @@ def _restore_pages(work: SavedWork) -> None:
             if values and (page not in EXTRA or importlib.import_module(EXTRA[page]).restore(values, notes)):
                 for key, value in values.items():
                     if isinstance(value, list):  # own tokenizers that did not come back are left out
-                        value = [v for v in value if not core.is_own_id(v) or v in own]
-                    if not key.startswith("_") and (not core.is_own_id(value) or value in own):
+                        value = [v for v in value if not is_own_id(v) or v in own]
+                    if not key.startswith("_") and (not is_own_id(value) or value in own):
                         st.session_state[key] = value
                 light = core.unpack(work.saved.get(page + "#light"), page, LIGHT.get(page, {}))[0]
                 st.session_state.update(light)  # after the page's own (the BPE step needs the model)
@@ -267,7 +262,7 @@ def keep_work(page: str) -> None:
     light = {k: st.session_state[k] for k in LIGHT.get(page, {}) if k in st.session_state}
     data: dict = {"key": PREFIX + page}
     for entry, name, now_text in ((page, "text", text), (page + "#light", "light", light and core.pack(page, light)[0])):  # fmt: skip
-        now = core.digest(now_text) if now_text else None
+        now = hashlib.sha1(now_text.encode("utf-8", "surrogatepass")).hexdigest()[:16] if now_text else None
         if now is None or work.held.get(entry) == now:  # cleared: not kept again until it changes
             continue
         work.held.pop(entry, None)
@@ -284,12 +279,12 @@ def keep_work(page: str) -> None:
         )  # fmt: skip
 
 
-def keep_own_tokenizer(kept: KeptTokenizer, work: SavedWork) -> None:
+def keep_own_tokenizer(kept: core.KeptTokenizer, work: SavedWork) -> None:
     """A tokenizer the user just added: the server keeps its file, the browser a copy. `work`:
     `saved_work()` taken before the build."""
     _file(kept.id, kept)
     work.not_kept.pop(kept.id, None)
-    work.drop[:] = [i for i in work.drop if i != kept.id]
+    work.drop.discard(kept.id)
     if (entry := core.pack_tokenizer(kept)) is None:
         work.not_kept[kept.id] = (kept.name or kept.file_name, WHY["big"])
     else:
@@ -308,7 +303,7 @@ def forget_own_tokenizer(tokenizer_id: str) -> None:
     work = saved_work()
     work.put.pop(tokenizer_id, None)
     work.not_kept.pop(tokenizer_id, None)
-    work.drop += [tokenizer_id] if tokenizer_id not in work.drop else []
+    work.drop.add(tokenizer_id)
 
 
 def clear_saved_work() -> None:

@@ -17,7 +17,7 @@ from tokenizer_core import (
 )
 from tokenizer_core.hosted import HostedTokenizer
 from tokenizer_core.jobs import JobError
-from tokenizer_core.saved_work import KeptTokenizer, is_own_id
+from tokenizer_core.saved_work import KeptTokenizer
 from tokenizer_core.tokenizers import (
     DEFAULT_IDS,
     MAX_TEXT_BYTES,
@@ -25,6 +25,7 @@ from tokenizer_core.tokenizers import (
     PATTERNS,
     TEXT_EXTENSIONS,
     escape_markdown,
+    is_own_id,
     vocabulary_file_problem,
 )
 from tokenizer_core.tokenizers.known_vocab import KnownVocabulary, identify_tiktoken

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 from tiktoken.load import load_tiktoken_bpe
 from tiktoken_ext.openai_public import r50k_pat_str
 
-from tokenizer_core.saved_work import FORMAT, VERSION, is_own_id, unpack_tokenizer
-from tokenizer_core.tokenizers import registry
+from tokenizer_core.saved_work import FORMAT, VERSION, unpack_tokenizer
+from tokenizer_core.tokenizers import is_own_id, registry
 
 VOCAB = registry.DATA_DIR / "r50k_base.tiktoken"  # GPT-2's own file: tiktoken's gpt2 counts it
 TEXT = "The quick brown fox jumps over the lazy dog. It's 3.14159, isn't it?\n\tdef f(x): return x"

@@ -36,7 +36,7 @@ from .registry import (
 from .render import escape_markdown, legend_html, markdown_code, segments_html
 from .segments import Segment, token_count, unshared_boundaries
 from .textio import MAX_TEXT_BYTES, TEXT_EXTENSIONS, InputError, decode_text, load_sample
-from .uploads import tokenizer_from_hf_json, tokenizer_from_tiktoken_bytes
+from .uploads import is_own_id, tokenizer_from_hf_json, tokenizer_from_tiktoken_bytes
 from .view_data import TokenPane, token_view_data, view_payload
 from .vocab import ServerBusy, VocabularyError, vocabulary_file_problem
 
@@ -49,6 +49,7 @@ __all__ = [
     "escape_markdown",
     "HFTokenizer",
     "InputError",
+    "is_own_id",
     "legend_html",
     "load_builtin",
     "load_sample",

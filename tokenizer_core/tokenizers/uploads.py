@@ -8,6 +8,7 @@ shared by every session that uploads the same tokenizer, and never by two that d
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import patterns
@@ -42,6 +43,14 @@ def _custom_id(data: bytes, *settings: object) -> str:
     if settings:
         digest = sha256_bytes(digest.encode() + repr(settings).encode("utf-8", "surrogatepass"))
     return "custom-" + digest[:16]
+
+
+_OWN_ID = re.compile(r"custom-[0-9a-f]{16}")  # as _custom_id makes them
+
+
+def is_own_id(value: object) -> bool:
+    """True for the id of a user's uploaded tokenizer: ``is_own_id("custom-0123456789abcdef")``."""
+    return isinstance(value, str) and _OWN_ID.fullmatch(value) is not None
 
 
 # Special tokens follow the ordinary ranks (cl100k's <|endoftext|> is 100257, two past its last

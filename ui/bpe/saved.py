@@ -1,5 +1,5 @@
 """What the BPE playground keeps in the browser beyond its widgets' values (ui/saved_work.py):
-the trained model (its merges and the corpus words it shows)."""
+the trained model, with the corpus's words and counts the page shows (a downloaded model has none)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,15 @@ import streamlit as st
 
 from tokenizer_core.bpe import BPEError, load_bpe_model, save_bpe_model
 
+from .model import set_model
+
 
 def extra() -> dict:
     model = st.session_state.get("bpe_model")
-    # with the corpus's words and counts, which the page shows and a downloaded model does not hold
     return {} if model is None else {"_model": save_bpe_model(model, words=True), "_fp": st.session_state.get("bpe_fp") or ""}  # fmt: skip
 
 
 def restore(values: dict, notes: list[str]) -> bool:
-    from .model import set_model
-
     st.session_state["bpe_initialized"] = True  # the saved options, not the first preset's
     if "_model" in values:
         try:

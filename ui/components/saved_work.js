@@ -3,9 +3,7 @@
 // seconds until the server moves on (a message can be lost); a page's element (data.key) writes.
 const DB = "tokenizer-workbench", FILES = "own-tokenizers", AGAIN_MS = 4000;
 
-function request(r) {
-  return new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
-}
+const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
 
 async function files(mode) {
   const open = window.indexedDB.open(DB, 1);
@@ -14,34 +12,31 @@ async function files(mode) {
 }
 
 const storage = () => { try { return window.localStorage; } catch (e) { return null; } };
+const keys = (prefix) => Object.keys(storage() || {}).filter((k) => k.startsWith(prefix));
 
 async function answer(prefix) {
   const store = storage(), pages = {};
-  for (let i = 0; store && i < store.length; i++) {
-    const k = store.key(i);
-    if (k && k.startsWith(prefix) && !k.endsWith("#digest")) pages[k.slice(prefix.length)] = store.getItem(k);
-  }
+  for (const k of keys(prefix)) if (!k.endsWith("#digest")) pages[k.slice(prefix.length)] = store.getItem(k);
   const own = await files("readonly").then((s) => request(s.getAll()))
     .then((all) => all.map((e) => ({ id: e.id, name: e.name })), () => null);
-  const nav = performance.getEntriesByType("navigation")[0];
-  return { pages, own, off: !store, reloaded: !!nav && nav.type === "reload" };
+  return { pages, own, off: !store, reloaded: performance.getEntriesByType("navigation")[0]?.type === "reload" };
 }
 
 function session(tab, data) {
   const at = (what) => Date.now() - (tab.sent[what] || 0) > AGAIN_MS;
   const send = (what, value) => { tab.sent[what] = Date.now(); tab.send(what, value); };
+  const later = (step) => { tab.chain = tab.chain.then(step).catch(() => {}); };  // one at a time, in order
   if (data.clear && tab.cleared !== data.clear) {
     tab.cleared = data.clear;
-    const store = storage();
-    for (let i = store ? store.length - 1 : -1; i >= 0; i--) if (store.key(i).startsWith(data.prefix)) store.removeItem(store.key(i));
-    tab.chain = tab.chain.then(async () => request((await files("readwrite")).clear()));
+    for (const k of keys(data.prefix)) window.localStorage.removeItem(k);
+    later(async () => request((await files("readwrite")).clear()));
   }
-  for (const id of data.drop) tab.chain = tab.chain.then(async () => request((await files("readwrite")).delete(id)));
+  for (const id of data.drop) later(async () => request((await files("readwrite")).delete(id)));
   for (const e of data.put) {
-    if (tab.told[e.id]) { if (at("kept")) send("kept", { id: e.id, why: tab.told[e.id] }); continue; }
-    if (tab.told[e.id] === null) continue;  // being written
+    if (tab.told[e.id] && at("kept")) send("kept", { id: e.id, why: tab.told[e.id] });  // again: it can be lost
+    if (e.id in tab.told) continue;  // written, or being written (null)
     tab.told[e.id] = null;
-    tab.chain = tab.chain.then(async () => {
+    later(async () => {
       const all = await request((await files("readonly")).getAll());
       const others = all.filter((o) => o.id !== e.id).reduce((n, o) => n + o.data.length, 0);
       let why = "kept";
@@ -51,14 +46,13 @@ function session(tab, data) {
       send("kept", { id: e.id, why });
     });
   }
-  if (data.stage === "asking" && at("answer")) tab.chain = tab.chain.then(async () => send("answer", await answer(data.prefix)));
-  if (data.stage === "files" && data.need.length && at("file:" + data.need[0])) {
-    const id = data.need[0];
+  if (data.stage === "asking" && at("answer")) later(async () => send("answer", await answer(data.prefix)));
+  const id = data.stage === "files" && data.need[0];  // one file at a time: each may be 16 MB
+  if (id && at("file:" + id)) {
     tab.sent["file:" + id] = Date.now();
-    tab.chain = tab.chain.then(async () => send("file", { id, entry: (await request((await files("readonly")).get(id))) || null }));
+    later(async () => tab.send("file", { id, entry: (await request((await files("readonly")).get(id))) || null }));
   }
   if (data.stage === "go" && at("go")) send("go", data.mark);
-  tab.chain = tab.chain.catch(() => {});
 }
 
 function page(data, setTriggerValue) {
@@ -81,9 +75,8 @@ export default function (component) {
   // per tab, not per element: the timer goes on sending through the element drawn last
   const tab = window.__twSaved || (window.__twSaved = { sent: {}, told: {}, chain: Promise.resolve() });
   if (tab.mark !== data.mark) Object.assign(tab, { mark: data.mark, sent: {} });
-  Object.assign(tab, { send: setTriggerValue, data });
-  document.documentElement.dataset.savedWork = data.stage;  // the tests' marker
+  tab.send = setTriggerValue;
   session(tab, data);
   window.clearInterval(tab.timer);
-  if (data.stage !== "done" || data.put.length) tab.timer = window.setInterval(() => session(tab, tab.data), AGAIN_MS);
+  if (data.stage !== "done" || data.put.length) tab.timer = window.setInterval(() => session(tab, data), AGAIN_MS);
 }

@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import streamlit as st
 
+from tokenizer_core.languages import EDITOR_COLUMNS
+
+from .texts import EDITOR, TABLE
+
 
 def extra() -> dict:
-    from .texts import TABLE
-
-    records = st.session_state.get("languages_current") or st.session_state.get(TABLE)
-    return {"_texts": records} if isinstance(records, list) else {}
+    return {"_texts": st.session_state.get("languages_current") or st.session_state.get(TABLE)}
 
 
 def restore(values: dict, notes: list[str]) -> bool:
-    from tokenizer_core.languages import EDITOR_COLUMNS
-
-    from .texts import EDITOR, TABLE
-
     if isinstance(texts := values.get("_texts"), list):
         records = [{c: r[c] if isinstance(r.get(c), str) else "" for c in EDITOR_COLUMNS} for r in texts[:500] if isinstance(r, dict)]  # fmt: skip
         if len(records) != len(texts):

@@ -10,14 +10,13 @@ from tokenizer_core.catalog.prices import PriceError, edits_from_json, edits_to_
 from tokenizer_core.workspace.images import read_images
 from tokenizer_core.workspace.intake import read_messages, read_versions
 
+from ..prices import price_edits, set_price_edits
 from ..saved_work import saved_work
+from .chat_editor import current_images, current_messages, set_messages
+from .versions import set_versions, versions
 
 
 def extra() -> dict:
-    from ..prices import price_edits
-    from .chat_editor import current_images, current_messages
-    from .versions import versions
-
     out: dict = {"_versions": [v.to_json() for v in versions()], "_prices": edits_to_json(price_edits())}
     if "workspace_chat_msgs" in st.session_state:
         out["_chat"] = [[m.role, m.content] for m in current_messages("workspace_chat")]
@@ -28,18 +27,13 @@ def extra() -> dict:
 def restore(values: dict, notes: list[str]) -> bool:
     """Put the workspace's extras back; False: the page was opened on a share link, which wins
     (a reload of the page is not that: its address bar holds the user's own work)."""
-    from ..prices import set_price_edits
-    from .chat_editor import set_messages
-    from .versions import set_versions
-
     if st.query_params.to_dict() and not saved_work().reloaded:
-        return False  # opened on a link: its contents win
+        return False
     st.session_state["workspace_link_read"] = True  # the address bar of a reloaded tab: the saved work wins
-    if isinstance(values.get("_chat"), list):
+    if "_chat" in values:  # each reader says what it left out, whatever it was given
         messages, found = read_messages(values["_chat"], where="the saved chat")
-        notes += found
-        images, found = read_images(values.get("_chat_images", []), n_messages=len(messages))
-        notes += found
+        images, found_images = read_images(values.get("_chat_images", []), n_messages=len(messages))
+        notes += found + found_images
         set_messages("workspace_chat", messages, images)
     if "_versions" in values:
         vs, found = read_versions(values["_versions"])
