@@ -260,3 +260,22 @@ def test_clear_removes_the_saved_work_and_does_not_write_the_page_again_until_it
     assert "text" not in data and "text_digest" not in data  # not written back, nor asked for again
     at = ok(at.text_area(key="chunks_text").input("a new document").run())
     assert "a new document" in _saved_work_data(at, "chunks")[0]["text"]
+
+
+def test_the_language_costs_get_each_cell_of_the_texts_table_back():
+    """Your translations come back as typed, the "Spaces between words" ticks included; an empty
+    cell is empty, and what is not a row is left out with a word."""
+    from ui.languages.texts import TABLE
+
+    rows = [
+        {"code": "xx", "language": "Klingon (mine)", "script": "Latin", "whitespace_words": False,
+         "text": "tlhIngan Hol Dajatlh'a'"},
+        {"code": "en", "language": "English", "script": "Latin", "whitespace_words": True, "text": "Hello."},
+        {"code": "ja", "language": "Japanese", "script": "Japanese", "whitespace_words": None, "text": "こんにちは"},
+        {"code": None, "language": "Odd cells", "script": None, "whitespace_words": "maybe", "text": "Kept."},
+    ]  # fmt: skip
+    at = restored(new_session("languages"), "languages", saved("languages", {"_texts": [*rows, "not a row"]}))
+    assert [r["whitespace_words"] for r in at.session_state[TABLE]] == [False, True, None, None]
+    assert at.session_state[TABLE][:3] == rows[:3]
+    assert at.session_state[TABLE][3] == {**rows[3], "code": "", "script": "", "whitespace_words": None}
+    assert any("some saved languages were left out" in t.value for t in at.toast)

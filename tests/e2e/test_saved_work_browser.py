@@ -33,13 +33,13 @@ def comes_back(app: AppPage, expected: dict) -> None:
     assert d.settings(app) == expected
 
 
-def until(app: AppPage, condition, what: str, timeout_s: float = 60.0) -> None:
+def until(app: AppPage, condition, what: str, timeout_s: float = 60.0, every_ms: int = 20) -> None:
     """Wait until `condition()` holds, for what the page cannot show (a socket's messages, the
-    server's processes): the one polling wait of this file."""
+    server's processes, the browser's stores): the one polling wait of this file."""
     deadline = time.monotonic() + timeout_s
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        app.page.wait_for_timeout(20)
+        app.page.wait_for_timeout(every_ms)
 
 
 def kept_in_storage(app: AppPage, page: str, text: str, timeout_s: float = 60.0) -> None:
@@ -197,18 +197,20 @@ def test_two_browsers_do_not_see_each_others_work(browser, server_url):
 
 def _kept_tokenizers(app: AppPage, names: list[str], timeout_s: float = 120.0) -> None:
     """Wait until the own tokenizers this browser keeps (IndexedDB) are `names` (15 MB compressed,
-    sent and written: slow under load)."""
-    app.page.wait_for_function(
-        """(names) => new Promise((resolve) => {
-          const r = indexedDB.open("tokenizer-workbench", 1);
-          r.onupgradeneeded = () => r.result.createObjectStore("own-tokenizers", { keyPath: "id" });
-          r.onsuccess = () => {
-            const get = r.result.transaction("own-tokenizers").objectStore("own-tokenizers").getAll();
-            get.onsuccess = () => resolve(JSON.stringify(get.result.map((e) => e.name).sort()) === JSON.stringify(names));
-          };
-        })""",
-        arg=sorted(names), timeout=timeout_s * 1000, polling=250,
-    )  # fmt: skip
+    sent and written: slow under load). Read by `evaluate`, which awaits the read's promise
+    (`wait_for_function` would take the promise itself as true)."""
+    kept = lambda: app.page.evaluate(KEPT_NAMES) == sorted(names)  # noqa: E731
+    until(app, kept, f"the browser to keep {names}", timeout_s, every_ms=250)  # each read loads the files
+
+
+KEPT_NAMES = """() => new Promise((resolve) => {
+  const r = indexedDB.open("tokenizer-workbench", 1);
+  r.onupgradeneeded = () => r.result.createObjectStore("own-tokenizers", { keyPath: "id" });
+  r.onsuccess = () => {
+    const get = r.result.transaction("own-tokenizers").objectStore("own-tokenizers").getAll();
+    get.onsuccess = () => { resolve(get.result.map((e) => e.name).sort()); r.result.close(); };
+  };
+})"""
 
 
 def _own_metric(app: AppPage, name: str) -> str:
@@ -263,6 +265,31 @@ def test_own_tokenizers_come_back_after_a_reload_chosen_and_counting_the_same(ap
     sidebar = app.page.get_by_test_id("stSidebar")
     app.run(lambda: sidebar.get_by_role("button", name="Remove my gpt2").click())
     _kept_tokenizers(app, ["big vocab"])
+    assert app.exceptions() == []
+
+
+def test_an_own_tokenizer_removed_or_cleared_and_added_again_is_kept_again(app_page):
+    """The same file added again in the same tab (the same id: its content's hash; the box still
+    holds the file) is written to the browser again, after a Remove and after "Clear my saved
+    work"."""
+    from tokenizer_core.tokenizers import registry
+
+    app = app_page
+    app.goto("")
+    sidebar = app.page.get_by_test_id("stSidebar")
+    _add_own(app, registry.DATA_DIR / "r50k_base.tiktoken", "my gpt2")
+    _kept_tokenizers(app, ["my gpt2"])
+    for undo in ("Remove", "Clear"):
+        if undo == "Remove":
+            app.run(lambda: sidebar.get_by_role("button", name="Remove my gpt2").click())
+        else:
+            sidebar.get_by_text("Your work in this browser").click()
+            app.run(lambda: sidebar.get_by_role("button", name="Clear my saved work").click())
+            app.run(lambda: sidebar.get_by_role("button", name="Remove my gpt2").click())
+        _kept_tokenizers(app, [])
+        app.run(lambda: sidebar.get_by_role("button", name="Add tokenizer").click())
+        expect(sidebar.get_by_text("Added my gpt2")).to_be_visible()
+        _kept_tokenizers(app, ["my gpt2"], timeout_s=30)
     assert app.exceptions() == []
 
 

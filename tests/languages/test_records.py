@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tokenizer_core import Language
-from tokenizer_core.languages import languages_from_records, languages_to_records, merge_translations
+from tokenizer_core.languages import (
+    editor_row,
+    languages_from_records,
+    languages_to_records,
+    merge_translations,
+)
 from tokenizer_core.languages.premiums import word_count
 from tokenizer_core.languages.records import find_language, slug_code
 
@@ -78,3 +85,22 @@ def test_merge_translations_replaces_by_code_and_appends(sample):
     assert [r["code"] for r in merged] == ["en", "es", "fr", "cy"]
     assert merged[1]["text"] == "Hola." and merged[2]["text"] == ""
     assert (replaced, added) == (["Spanish"], ["Welsh"])
+
+
+@pytest.mark.parametrize(
+    ("cell", "tick"),
+    [
+        (True, True),
+        (False, False),
+        ("no", False),
+        ("yes", True),
+        (None, None),
+        ("maybe", None),
+        (float("nan"), None),
+    ],
+)
+def test_an_editor_row_holds_texts_and_a_yes_no_or_none(cell, tick):
+    row = editor_row(
+        {"language": "Welsh", "text": "Bore da", "code": None, "whitespace_words": cell, "other": 1}
+    )
+    assert row == {"code": "", "language": "Welsh", "script": "", "whitespace_words": tick, "text": "Bore da"}

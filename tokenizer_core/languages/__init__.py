@@ -13,12 +13,19 @@ own so Altair loads only when drawn).
 from .csv_io import language_rows_csv, parse_translations_csv, translations_csv
 from .language import Language, LanguageError, LanguageRow
 from .premiums import PREMIUM_CITATION, PREMIUM_DEFINITION, language_table, published_comparison, summarize
-from .records import EDITOR_COLUMNS, languages_from_records, languages_to_records, merge_translations
+from .records import (
+    EDITOR_COLUMNS,
+    editor_row,
+    languages_from_records,
+    languages_to_records,
+    merge_translations,
+)
 from .sample import load_parallel_sample, parallel_sample_info
 from .view import split_marks
 
 __all__ = [
     "EDITOR_COLUMNS",
+    "editor_row",
     "Language",
     "language_rows_csv",
     "language_table",

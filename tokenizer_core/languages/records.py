@@ -92,6 +92,16 @@ def make_language(
 EDITOR_COLUMNS = ("code", "language", "script", "whitespace_words", "text")
 
 
+def editor_row(record: Mapping[str, object]) -> dict:
+    """A row as the text editor holds it, from cells of any kind (a hand-edited store): texts, and
+    in whitespace_words a yes/no or None. ``editor_row({"code": None, "whitespace_words": "no"})``
+    -> ``{"code": "", "language": "", "script": "", "whitespace_words": False, "text": ""}``."""
+    return {
+        c: _flag(record.get(c)) if c == "whitespace_words" else _clean_cell(record.get(c))
+        for c in EDITOR_COLUMNS
+    }
+
+
 def languages_to_records(languages: Iterable[Language]) -> list[dict]:
     """Rows for the page's text editor: code, language, script, whitespace_words, text."""
     return [

@@ -32,6 +32,7 @@ function session(tab, data) {
     later(async () => request((await files("readwrite")).clear()));
   }
   for (const id of data.drop) later(async () => request((await files("readwrite")).delete(id)));
+  for (const id of Object.keys(tab.told)) if (!data.put.some((e) => e.id === id)) delete tab.told[id];  // heard: added again, written again
   for (const e of data.put) {
     if (tab.told[e.id] && at("kept")) send("kept", { id: e.id, why: tab.told[e.id] });  // again: it can be lost
     if (e.id in tab.told) continue;  // written, or being written (null)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core.languages import EDITOR_COLUMNS
+from tokenizer_core.languages import editor_row
 
 from .texts import EDITOR, TABLE
 
@@ -16,10 +16,9 @@ def extra() -> dict:
 
 def restore(values: dict, notes: list[str]) -> bool:
     if isinstance(texts := values.get("_texts"), list):
-        records = [{c: r[c] if isinstance(r.get(c), str) else "" for c in EDITOR_COLUMNS} for r in texts[:500] if isinstance(r, dict)]  # fmt: skip
-        if len(records) != len(texts):
-            notes.append("some saved languages were not rows of the table and were left out")
-        st.session_state[TABLE] = records
+        st.session_state[TABLE] = [editor_row(r) for r in texts[:500] if isinstance(r, dict)]
+        if len(st.session_state[TABLE]) != len(texts):
+            notes.append("some saved languages were left out (rows of the table, at most 500)")
         for key in ("languages_current", EDITOR):
             st.session_state.pop(key, None)
     return True
