@@ -74,8 +74,14 @@ def ordinary_references(cache: Path) -> dict[str, Callable[[str], list[int]]]:
         "o200k_harmony": stock["o200k_harmony"].encode_ordinary,
         "cl100k_base": stock["cl100k_base"].encode_ordinary,
         "llama3": MetaLlama3.get_instance().model.encode_ordinary,
-        "qwen": lambda text: qwen.encode_ordinary(unicodedata.normalize("NFC", text)),
+        "qwen": lambda text: qwen.encode_ordinary(unicodedata.normalize("NFC", _as_tiktoken_reads(text))),
     }
+
+
+def _as_tiktoken_reads(text: str) -> str:
+    """A lone surrogate made U+FFFD, as tiktoken's `encode_ordinary` does before encoding (splintr,
+    in Rust, cannot take a string that holds one)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def splintr_special_strings(tid: str) -> set[str]:
