@@ -63,6 +63,16 @@ def same_at_every_lap(seen: dict, expected: dict) -> None:
         assert seen[lap] == expected, lap
 
 
+def changed_and_kept(
+    seen: dict, *, hidden: frozenset[str] = frozenset(), drawn: frozenset[str] = frozenset()
+) -> None:
+    """Every widget the page showed at the start was changed (those `hidden` by a change are no
+    longer drawn, those `drawn` by one are new), and the page shows the values at every lap."""
+    assert d.changed(seen["start"], seen["set"]) == []
+    assert set(seen["set"]) == set(seen["start"]) - hidden | drawn
+    same_at_every_lap(seen, seen["set"])
+
+
 def set_prompt_workspace(app: AppPage) -> dict:
     start = d.settings(app)
     app.page.get_by_test_id("stSidebar").get_by_text("Your own tokenizers").click()
@@ -249,16 +259,9 @@ def set_bpe_playground(app: AppPage) -> dict:
     return {"start": start, "set": d.settings(app)}
 
 
-def after_bpe_playground(app: AppPage) -> str:
-    d.radio(app, "bpe_stop", "a number of merges")
-    return d.settings(app)["bpe_merges"]
-
-
 def test_bpe_playground(shown):
     seen = shown["BPE playground"]
-    assert d.changed(seen["start"], seen["set"]) == []
-    assert set(seen["set"]) == set(seen["start"]) - {"bpe_merges"} | {"bpe_marker_custom", "bpe_vocab"}
-    same_at_every_lap(seen, seen["set"])
+    changed_and_kept(seen, hidden={"bpe_merges"}, drawn={"bpe_marker_custom", "bpe_vocab"})
     assert seen["after"] == "250"  # the widget hidden all along kept its value
 
 
@@ -280,20 +283,20 @@ def set_chunk_previewer(app: AppPage) -> dict:
     return {"start": start, "set": d.settings(app)}
 
 
-def after_chunk_previewer(app: AppPage) -> str:
-    d.segment(app, "chunks_overlap_unit", "tokens")
-    return d.settings(app)["chunks_overlap"]
-
-
 def test_chunk_previewer(shown):
     seen = shown["Chunk previewer"]
-    assert d.changed(seen["start"], seen["set"]) == []
-    assert set(seen["set"]) == set(seen["start"]) - {"chunks_overlap"} | {
-        "chunks_overlap_pct",
-        "chunks_first",
-    }
-    same_at_every_lap(seen, seen["set"])
+    changed_and_kept(seen, hidden={"chunks_overlap"}, drawn={"chunks_overlap_pct", "chunks_first"})
     assert seen["after"] == "2"  # the widget hidden all along kept its value
+
+
+def redrawn(hidden: str, choose: Callable, key: str, option: str) -> Callable[[AppPage], object]:
+    """Reads the `hidden` widget's value once `choose(app, key, option)` draws it again."""
+
+    def after(app: AppPage) -> object:
+        choose(app, key, option)
+        return d.settings(app)[hidden]
+
+    return after
 
 
 # Page title: (what sets its widgets, what draws its hidden widgets again), in the order set.
@@ -301,8 +304,11 @@ PAGES: dict[str, tuple[Callable[[AppPage], dict], Callable[[AppPage], object]]] 
     "Prompt workspace": (set_prompt_workspace, after_prompt_workspace),
     "Language costs": (set_language_costs, lambda app: None),
     "Code identifiers": (set_code_identifiers, by_tab),
-    "BPE playground": (set_bpe_playground, after_bpe_playground),
-    "Chunk previewer": (set_chunk_previewer, after_chunk_previewer),
+    "BPE playground": (set_bpe_playground, redrawn("bpe_merges", d.radio, "bpe_stop", "a number of merges")),
+    "Chunk previewer": (
+        set_chunk_previewer,
+        redrawn("chunks_overlap", d.segment, "chunks_overlap_unit", "tokens"),
+    ),
 }
 
 
