@@ -19,7 +19,6 @@ build holds `SavedWork.building` and writes only to objects taken before it; eac
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import threading
 import time
@@ -33,6 +32,7 @@ import streamlit as st
 from tokenizer_core import saved_work as core
 from tokenizer_core.jobs import JobError
 from tokenizer_core.tokenizers import ServerBusy, VocabularyError, escape_markdown, is_own_id
+from tokenizer_core.tokenizers.vocab import sha256_bytes
 
 from .components import read
 from .state import session_tokenizers
@@ -262,7 +262,7 @@ def keep_work(page: str) -> None:
     light = {k: st.session_state[k] for k in LIGHT.get(page, {}) if k in st.session_state}
     data: dict = {"key": PREFIX + page}
     for entry, name, now_text in ((page, "text", text), (page + "#light", "light", light and core.pack(page, light)[0])):  # fmt: skip
-        now = hashlib.sha1(now_text.encode("utf-8", "surrogatepass")).hexdigest()[:16] if now_text else None
+        now = sha256_bytes(now_text.encode("utf-8", "surrogatepass"))[:16] if now_text else None
         if now is None or work.held.get(entry) == now:  # cleared: not kept again until it changes
             continue
         work.held.pop(entry, None)
