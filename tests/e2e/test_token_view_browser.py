@@ -1,5 +1,9 @@
 """The light token view in a real Chromium: drawn spans, hover details, modes, marks, escaping,
-tokens that never wrap inside themselves, and bytes on the wire."""
+tokens that never wrap inside themselves, and bytes on the wire.
+
+The tests that type their own text and read what the view draws share one page per width (`home`,
+`phone`): a page load costs the browser seconds, and each test starts from the view a new page
+shows (`_as_new`)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
+from tests.e2e import settings_driver as d
+from tests.e2e.conftest import AppPage
 from tokenizer_core.tokenizers import unshared_boundaries
 
 pytestmark = pytest.mark.e2e
@@ -15,8 +21,52 @@ TEXT = "Tokenizers   disagree about 2024-11-30, supercalifragilistic words and �
 PANES = ".tw-tokens"
 
 
+@pytest.fixture(scope="module")
+def shared(browser, server_url):
+    """One workspace page per width for this file's tests, made when first asked for."""
+    pages: dict[int, AppPage] = {}
+
+    def at(width: int) -> AppPage:
+        if width not in pages:
+            context = browser.new_context(viewport={"width": width, "height": 1000})
+            pages[width] = AppPage(context.new_page(), server_url)
+            pages[width].page.set_default_timeout(30_000)
+            pages[width].goto()
+        return pages[width]
+
+    yield at
+    for app in pages.values():
+        app.page.context.close()
+        assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"
+
+
+def _as_new(app: AppPage) -> AppPage:
+    """The shared page with the view a new page shows: text view, whitespace hidden, differences
+    marked (each test types its own text)."""
+    shown = d.settings(app)
+    if shown.get("workspace_view") != "Text":
+        d.segment(app, "workspace_view", "Text")
+    for key, new in (("workspace_ws", False), ("workspace_diff", True)):
+        if shown.get(key) != new:
+            d.flip(app, key)
+    app.dialogs.clear()
+    return app
+
+
+@pytest.fixture
+def home(shared) -> AppPage:
+    return _as_new(shared(1400))
+
+
+@pytest.fixture
+def phone(shared) -> AppPage:
+    return _as_new(shared(400))
+
+
 def _type_text(app, text: str) -> None:
     area = app.main.locator("textarea.tw-live-box")
+    if area.input_value() == text:
+        return  # shown already (the shared page): the box sends nothing new
     area.fill(text)
     app.run(lambda: area.press("Control+Enter"))
 
@@ -29,33 +79,31 @@ def _pane_spans(app, index: int = 0):
     return app.page.locator(PANES).nth(index).locator("span")
 
 
-def test_spans_spell_the_text_one_per_piece(app_page):
-    app_page.goto()
-    _type_text(app_page, TEXT)
-    expect(app_page.page.locator(PANES)).to_have_count(3)
+def test_spans_spell_the_text_one_per_piece(home):
+    _type_text(home, TEXT)
+    expect(home.page.locator(PANES)).to_have_count(3)
     for k, tid in enumerate(("o200k_base", "cl100k_base", "llama3")):
-        spans = _pane_spans(app_page, k)
+        spans = _pane_spans(home, k)
         segs = builtin(tid).segments(TEXT)
         assert spans.count() == len(segs)
         assert spans.all_text_contents() == [s.text for s in segs]
-    titles = app_page.page.locator(".tw-hd").all_inner_texts()
+    titles = home.page.locator(".tw-hd").all_inner_texts()
     assert titles[0].startswith("o200k_base") and f"{builtin('o200k_base').count(TEXT)} tokens" in titles[0]
     # colours come from the token id, by the stylesheet's class for its hue
     first = builtin("o200k_base").encode(TEXT)[0]
     hue = int((first * 137.508) % 360)
-    assert f"h{hue}" in _pane_spans(app_page).first.get_attribute("class").split()
-    assert _pane_spans(app_page).first.get_attribute("style") is None
-    assert not app_page.exceptions()
+    assert f"h{hue}" in _pane_spans(home).first.get_attribute("class").split()
+    assert _pane_spans(home).first.get_attribute("style") is None
+    assert not home.exceptions()
 
 
-def test_hover_shows_ids_bytes_and_offsets(app_page):
-    app_page.goto()
-    _type_text(app_page, TEXT)
+def test_hover_shows_ids_bytes_and_offsets(home):
+    _type_text(home, TEXT)
     tok = builtin("o200k_base")
     segs = tok.segments(TEXT)
     k = next(i for i, s in enumerate(segs) if s.text == "🚀" or "🚀" in s.text)
     seg = segs[k]
-    span = _pane_spans(app_page).nth(k)
+    span = _pane_spans(home).nth(k)
     span.hover()
     title = span.get_attribute("title")
     ids = tok.encode(TEXT[seg.start : seg.end])
@@ -64,53 +112,49 @@ def test_hover_shows_ids_bytes_and_offsets(app_page):
     assert title == f"{head} | bytes {raw} | chars {seg.start}-{seg.end}"
 
 
-def test_ids_mode_and_whitespace_glyphs(app_page):
-    app_page.goto()
-    _type_text(app_page, "a  b\tc\nd")
-    _click(app_page, "Show whitespace")
-    shown = "".join(_pane_spans(app_page).all_text_contents())
+def test_ids_mode_and_whitespace_glyphs(home):
+    _type_text(home, "a  b\tc\nd")
+    _click(home, "Show whitespace")
+    shown = "".join(_pane_spans(home).all_text_contents())
     assert shown == "a⋅⋅b→c↵d"
-    _click(app_page, "Token IDs")
+    _click(home, "Token IDs")
     ids = builtin("o200k_base").encode("a  b\tc\nd")
-    texts = _pane_spans(app_page).all_text_contents()
+    texts = _pane_spans(home).all_text_contents()
     assert " ".join(t.strip() for t in texts) == " ".join(map(str, ids))
 
 
-def test_marks_where_the_tokenizers_cut_differently(app_page):
-    app_page.goto()
-    _type_text(app_page, TEXT)
+def test_marks_where_the_tokenizers_cut_differently(home):
+    _type_text(home, TEXT)
     segs = [builtin(t).segments(TEXT) for t in ("o200k_base", "cl100k_base", "llama3")]
     marked = unshared_boundaries(*segs)
     for k, (ss, mk) in enumerate(zip(segs, marked)):
         expected = [s.text for s in ss if s.start in mk]
-        got = app_page.page.locator(PANES).nth(k).locator("span.m").all_text_contents()
+        got = home.page.locator(PANES).nth(k).locator("span.m").all_text_contents()
         assert got == expected
     assert any(marked)
-    _click(app_page, "Mark differences")
-    expect(app_page.page.locator(f"{PANES} span.m")).to_have_count(0)
+    _click(home, "Mark differences")
+    expect(home.page.locator(f"{PANES} span.m")).to_have_count(0)
 
 
 @pytest.mark.parametrize(
     "payload",
     ["<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>", '"><svg onload=alert(2)>'],
 )
-def test_user_text_is_text_never_markup(app_page, payload):
-    app_page.goto()
-    _type_text(app_page, f"before {payload} after")
-    _click(app_page, "Show whitespace")
-    view = app_page.page.locator(PANES).first
-    assert payload.replace(" ", "⋅") in "".join(_pane_spans(app_page).all_text_contents())
+def test_user_text_is_text_never_markup(home, payload):
+    _type_text(home, f"before {payload} after")
+    _click(home, "Show whitespace")
+    view = home.page.locator(PANES).first
+    assert payload.replace(" ", "⋅") in "".join(_pane_spans(home).all_text_contents())
     assert view.locator("img, script, svg").count() == 0
-    assert app_page.page.locator(".tw-view img, .tw-view script, .tw-view svg").count() == 0
-    app_page.page.wait_for_timeout(300)
-    assert app_page.dialogs == []
+    assert home.page.locator(".tw-view img, .tw-view script, .tw-view svg").count() == 0
+    home.page.wait_for_timeout(300)
+    assert home.dialogs == []
 
 
 @pytest.mark.parametrize("width", [1400, 400])
-def test_tokens_never_wrap_inside_themselves(app_page, width):
+def test_tokens_never_wrap_inside_themselves(shared, width):
     """With whitespace shown, `⋅concisely` broke as `⋅concisel` / `y,`."""
-    app_page.page.set_viewport_size({"width": width, "height": 1000})
-    app_page.goto()
+    app_page = _as_new(shared(width))
     words = "Please answer concisely, with examples, and explain your reasoning step by step. "
     _type_text(app_page, words * 40)
     _click(app_page, "Show whitespace")
@@ -126,9 +170,8 @@ def test_tokens_never_wrap_inside_themselves(app_page, width):
     assert box.evaluate("b => b.scrollHeight") > 200
 
 
-def test_a_long_token_breaks_only_because_it_is_wider_than_the_column(app_page):
-    app_page.page.set_viewport_size({"width": 400, "height": 1000})
-    app_page.goto()
+def test_a_long_token_breaks_only_because_it_is_wider_than_the_column(phone):
+    app_page = phone
     _type_text(app_page, "x " + "=" * 400 + " y")
     box = app_page.page.locator(PANES).first
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")
