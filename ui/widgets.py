@@ -324,6 +324,16 @@ def _remove_own(tokenizer_id: str) -> None:
     forget_own_tokenizer(tokenizer_id)
 
 
+@st.cache_data(max_entries=16, ttl=600, show_spinner=False)
+def _identity(file_id: str, _file) -> KnownVocabulary | None:
+    """The built-in vocabulary in an uploaded `.tiktoken` file, read in a worker (parsing a large
+    file here would hold every session's interpreter). Cached by the upload's id (random, one per
+    upload): a rerun that comes while the worker reads does not stop the run that asked (Streamlit
+    starts the next run beside it), and the next run waits for that reading instead of sending the
+    file to a worker again."""
+    return run_in_worker(identify_tiktoken, _file.getvalue())
+
+
 def _upload_identity(file) -> KnownVocabulary | str | None:
     """The built-in vocabulary an uploaded `.tiktoken` file holds (None: no built-in one; a
     string: why the file cannot be read), worked out once per file.
@@ -334,8 +344,8 @@ def _upload_identity(file) -> KnownVocabulary | str | None:
     seen = st.session_state.get("custom_tok_known")
     if seen is not None and seen[0] == file.file_id:
         return seen[1]
-    try:  # read in a worker: parsing a large file here would hold every session's interpreter
-        known: KnownVocabulary | str | None = run_in_worker(identify_tiktoken, file.getvalue())
+    try:
+        known: KnownVocabulary | str | None = _identity(file.file_id, file)
     except (VocabularyError, JobError) as exc:
         known = f"{escape_markdown(file.name)}: {escape_markdown(str(exc))}"
     st.session_state["custom_tok_known"] = (file.file_id, known)

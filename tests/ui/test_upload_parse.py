@@ -195,3 +195,39 @@ def test_an_ended_session_keeps_nothing_its_widgets_closed_over():
     assert states.forget("gone")
     gc.collect()
     assert gone() is None
+
+
+def test_a_file_being_read_is_read_once_when_the_next_run_asks_too(monkeypatch):
+    """A rerun that comes while a worker reads an upload starts the next run beside the one that
+    asked (Streamlit's fast reruns); that run waits for the same reading instead of sending the
+    file (15 MB, say) to a worker again. Two runs as two threads, the reading held until both ask."""
+    import threading
+
+    import ui.widgets as widgets
+
+    asked, release, reads = threading.Barrier(2), threading.Event(), []
+
+    def slow_read(fn, data):
+        reads.append(len(data))
+        release.wait(10)
+        return fn(data)
+
+    class Upload:
+        def getvalue(self) -> bytes:
+            return registry.DATA_DIR.joinpath("r50k_base.tiktoken").read_bytes()
+
+    monkeypatch.setattr(widgets, "run_in_worker", slow_read)
+    found: list[object] = []
+
+    def run() -> None:
+        asked.wait(10)
+        found.append(widgets._identity("upload-7f3a", Upload()))
+
+    runs = [threading.Thread(target=run) for _ in range(2)]
+    for t in runs:
+        t.start()
+    threading.Timer(1.0, release.set).start()  # both runs have asked by then
+    for t in runs:
+        t.join(20)
+    assert len(reads) == 1
+    assert [(k.pattern_id, k.exact) for k in found] == [("r50k", True)] * 2  # type: ignore[attr-defined]
