@@ -272,6 +272,60 @@ class AppPage:
         return self.page.get_by_test_id("stException").all_inner_texts()
 
 
+def type_text(app: AppPage, text: str) -> None:
+    """Put `text` in the workspace's text box and count it (Ctrl+Enter)."""
+    area = app.main.locator("textarea.tw-live-box")
+    if area.input_value() == text:
+        return  # shown already (a shared page): the box sends nothing new
+    area.fill(text)
+    app.run(lambda: area.press("Control+Enter"))
+
+
+@pytest.fixture(scope="module")
+def shared(browser, server_url):
+    """One workspace page per width for a test file's tests that type their own text and read
+    what it draws, made when first asked for: a page load costs the browser seconds."""
+    pages: dict[int, AppPage] = {}
+
+    def at(width: int) -> AppPage:
+        if width not in pages:
+            context = browser.new_context(viewport={"width": width, "height": 1000})
+            pages[width] = AppPage(context.new_page(), server_url)
+            pages[width].page.set_default_timeout(30_000)
+            pages[width].goto()
+        return pages[width]
+
+    yield at
+    for app in pages.values():
+        app.page.context.close()
+        assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"
+
+
+def as_new(app: AppPage) -> AppPage:
+    """The shared page with the view a new page shows: text view, whitespace hidden, differences
+    marked (each test types its own text)."""
+    from tests.e2e import settings_driver as d
+
+    shown = d.settings(app)
+    if shown.get("workspace_view") != "Text":
+        d.segment(app, "workspace_view", "Text")
+    for key, new in (("workspace_ws", False), ("workspace_diff", True)):
+        if shown.get(key) != new:
+            d.flip(app, key)
+    app.dialogs.clear()
+    return app
+
+
+@pytest.fixture
+def home(shared) -> AppPage:
+    return as_new(shared(1400))
+
+
+@pytest.fixture
+def phone(shared) -> AppPage:
+    return as_new(shared(400))
+
+
 # What a test leaves in the browser's storage for the app's origin: its saved work (local storage,
 # IndexedDB). Cleared after each test, so that the next one meets the app as a new user does.
 _FORGET = """async () => {

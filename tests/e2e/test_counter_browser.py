@@ -1,4 +1,5 @@
-"""The token counter in a real Chromium: typing, escaping, upload, share link."""
+"""The token counter in a real Chromium: typing, escaping, upload, share link. The typing and
+escaping tests share one page (`home`, conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tests.e2e.conftest import COUNT, COUNT_VALUE
+from tests.e2e.conftest import COUNT, COUNT_VALUE, type_text
 
 pytestmark = pytest.mark.e2e
-
-
-def _type_text(app, text: str) -> None:
-    area = app.main.locator("textarea.tw-live-box")
-    area.fill(text)
-    app.run(lambda: area.press("Control+Enter"))
 
 
 def _metric(app, label: str) -> str:
@@ -24,20 +19,19 @@ def _metric(app, label: str) -> str:
     return metric.locator(COUNT_VALUE).inner_text().strip()
 
 
-def test_typing_updates_the_counts(app_page):
-    app_page.goto()
-    assert not app_page.exceptions()
+def test_typing_updates_the_counts(home):
+    assert not home.exceptions()
     text = "hello world, counting tokens in a real browser"
-    _type_text(app_page, text)
+    type_text(home, text)
     for tid in ("o200k_base", "cl100k_base"):
         expected = builtin(tid).count(text)
-        assert _metric(app_page, tid) == f"{expected:,}"
-    _type_text(app_page, text + " and then some more words to count")
+        assert _metric(home, tid) == f"{expected:,}"
+    type_text(home, text + " and then some more words to count")
     assert (
-        _metric(app_page, "o200k_base")
+        _metric(home, "o200k_base")
         == f"{builtin('o200k_base').count(text + ' and then some more words to count'):,}"
     )
-    assert not app_page.exceptions()
+    assert not home.exceptions()
 
 
 @pytest.mark.parametrize(
@@ -48,18 +42,17 @@ def test_typing_updates_the_counts(app_page):
         '"><svg onload=alert(2)>',
     ],
 )
-def test_html_in_the_input_is_shown_as_text_and_never_runs(app_page, payload):
-    app_page.goto()
-    _type_text(app_page, f"before {payload} after")
-    views = app_page.page.locator(".tw-tokens")
+def test_html_in_the_input_is_shown_as_text_and_never_runs(home, payload):
+    type_text(home, f"before {payload} after")
+    views = home.page.locator(".tw-tokens")
     expect(views.first).to_be_visible()
     # the payload is visible as text in the coloured view ...
     joined = views.first.inner_text().replace("\n", "")
     assert payload.replace(" ", "") in joined.replace(" ", "")
     # ... and nothing was injected or executed
-    assert app_page.page.locator(".tw-tokens img, .tw-tokens script, .tw-tokens svg").count() == 0
-    app_page.page.wait_for_timeout(300)
-    assert app_page.dialogs == []
+    assert home.page.locator(".tw-tokens img, .tw-tokens script, .tw-tokens svg").count() == 0
+    home.page.wait_for_timeout(300)
+    assert home.dialogs == []
 
 
 def test_file_upload_counts_the_file_and_rejects_binary(app_page, tmp_path):
@@ -84,7 +77,7 @@ def test_file_upload_counts_the_file_and_rejects_binary(app_page, tmp_path):
 def test_share_link_round_trip(app_page, browser):
     app_page.goto()
     text = "Shared text 🚀 <b>bold?</b>\nsecond line"
-    _type_text(app_page, text)
+    type_text(app_page, text)
     app_page.run(lambda: app_page.main.get_by_text("Token IDs", exact=True).click())
     url = app_page.page.url
     assert "z=" in url and "view=ids" in url

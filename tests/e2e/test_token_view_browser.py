@@ -2,8 +2,7 @@
 tokens that never wrap inside themselves, and bytes on the wire.
 
 The tests that type their own text and read what the view draws share one page per width (`home`,
-`phone`): a page load costs the browser seconds, and each test starts from the view a new page
-shows (`_as_new`)."""
+`phone`, `shared` in conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,64 +10,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin
-from tests.e2e import settings_driver as d
-from tests.e2e.conftest import AppPage
+from tests.e2e.conftest import as_new, type_text
 from tokenizer_core.tokenizers import unshared_boundaries
 
 pytestmark = pytest.mark.e2e
 
 TEXT = "Tokenizers   disagree about 2024-11-30, supercalifragilistic words and नमस्ते 🚀."
 PANES = ".tw-tokens"
-
-
-@pytest.fixture(scope="module")
-def shared(browser, server_url):
-    """One workspace page per width for this file's tests, made when first asked for."""
-    pages: dict[int, AppPage] = {}
-
-    def at(width: int) -> AppPage:
-        if width not in pages:
-            context = browser.new_context(viewport={"width": width, "height": 1000})
-            pages[width] = AppPage(context.new_page(), server_url)
-            pages[width].page.set_default_timeout(30_000)
-            pages[width].goto()
-        return pages[width]
-
-    yield at
-    for app in pages.values():
-        app.page.context.close()
-        assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"
-
-
-def _as_new(app: AppPage) -> AppPage:
-    """The shared page with the view a new page shows: text view, whitespace hidden, differences
-    marked (each test types its own text)."""
-    shown = d.settings(app)
-    if shown.get("workspace_view") != "Text":
-        d.segment(app, "workspace_view", "Text")
-    for key, new in (("workspace_ws", False), ("workspace_diff", True)):
-        if shown.get(key) != new:
-            d.flip(app, key)
-    app.dialogs.clear()
-    return app
-
-
-@pytest.fixture
-def home(shared) -> AppPage:
-    return _as_new(shared(1400))
-
-
-@pytest.fixture
-def phone(shared) -> AppPage:
-    return _as_new(shared(400))
-
-
-def _type_text(app, text: str) -> None:
-    area = app.main.locator("textarea.tw-live-box")
-    if area.input_value() == text:
-        return  # shown already (the shared page): the box sends nothing new
-    area.fill(text)
-    app.run(lambda: area.press("Control+Enter"))
 
 
 def _click(app, label: str) -> None:
@@ -80,7 +28,7 @@ def _pane_spans(app, index: int = 0):
 
 
 def test_spans_spell_the_text_one_per_piece(home):
-    _type_text(home, TEXT)
+    type_text(home, TEXT)
     expect(home.page.locator(PANES)).to_have_count(3)
     for k, tid in enumerate(("o200k_base", "cl100k_base", "llama3")):
         spans = _pane_spans(home, k)
@@ -98,7 +46,7 @@ def test_spans_spell_the_text_one_per_piece(home):
 
 
 def test_hover_shows_ids_bytes_and_offsets(home):
-    _type_text(home, TEXT)
+    type_text(home, TEXT)
     tok = builtin("o200k_base")
     segs = tok.segments(TEXT)
     k = next(i for i, s in enumerate(segs) if s.text == "🚀" or "🚀" in s.text)
@@ -113,7 +61,7 @@ def test_hover_shows_ids_bytes_and_offsets(home):
 
 
 def test_ids_mode_and_whitespace_glyphs(home):
-    _type_text(home, "a  b\tc\nd")
+    type_text(home, "a  b\tc\nd")
     _click(home, "Show whitespace")
     shown = "".join(_pane_spans(home).all_text_contents())
     assert shown == "a⋅⋅b→c↵d"
@@ -124,7 +72,7 @@ def test_ids_mode_and_whitespace_glyphs(home):
 
 
 def test_marks_where_the_tokenizers_cut_differently(home):
-    _type_text(home, TEXT)
+    type_text(home, TEXT)
     segs = [builtin(t).segments(TEXT) for t in ("o200k_base", "cl100k_base", "llama3")]
     marked = unshared_boundaries(*segs)
     for k, (ss, mk) in enumerate(zip(segs, marked)):
@@ -141,7 +89,7 @@ def test_marks_where_the_tokenizers_cut_differently(home):
     ["<img src=x onerror=alert(1)>", "</script><script>alert(1)</script>", '"><svg onload=alert(2)>'],
 )
 def test_user_text_is_text_never_markup(home, payload):
-    _type_text(home, f"before {payload} after")
+    type_text(home, f"before {payload} after")
     _click(home, "Show whitespace")
     view = home.page.locator(PANES).first
     assert payload.replace(" ", "⋅") in "".join(_pane_spans(home).all_text_contents())
@@ -154,9 +102,9 @@ def test_user_text_is_text_never_markup(home, payload):
 @pytest.mark.parametrize("width", [1400, 400])
 def test_tokens_never_wrap_inside_themselves(shared, width):
     """With whitespace shown, `⋅concisely` broke as `⋅concisel` / `y,`."""
-    app_page = _as_new(shared(width))
+    app_page = as_new(shared(width))
     words = "Please answer concisely, with examples, and explain your reasoning step by step. "
-    _type_text(app_page, words * 40)
+    type_text(app_page, words * 40)
     _click(app_page, "Show whitespace")
     split = app_page.page.locator(PANES).first.evaluate(
         """box => [...box.querySelectorAll('span')]
@@ -172,7 +120,7 @@ def test_tokens_never_wrap_inside_themselves(shared, width):
 
 def test_a_long_token_breaks_only_because_it_is_wider_than_the_column(phone):
     app_page = phone
-    _type_text(app_page, "x " + "=" * 400 + " y")
+    type_text(app_page, "x " + "=" * 400 + " y")
     box = app_page.page.locator(PANES).first
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")
 
@@ -183,7 +131,7 @@ def test_ten_kilobytes_three_tokenizers_under_150_kb_per_rerun(app_page):
 
     wire = Wire(app_page.page)  # attached before the page opens its websocket
     app_page.goto()
-    _type_text(app_page, english_prose(10_000))
+    type_text(app_page, english_prose(10_000))
     expect(app_page.page.locator(PANES)).to_have_count(3)
     sent = wire.run(lambda: app_page.main.get_by_text("Show whitespace", exact=True).click())
     app_page.settle()
