@@ -1,7 +1,8 @@
 """A reload, or a browser restart, keeps each page's work (ui/saved_work.py), in Chromium.
 
-Each test makes some work on one page the way a user does, reloads the page (a new Streamlit
-session: only the browser's local storage links the two) and finds the work there again.
+Each test makes some work the way a user does, reloads the page (a new Streamlit session: only
+the browser's local storage links the two) and finds the work there again. The five tests of a
+page's own work share one session (`reloaded`).
 """
 
 from __future__ import annotations
@@ -57,10 +58,9 @@ def metrics(app: AppPage) -> list[str]:
     ]
 
 
-def test_the_workspace_keeps_a_long_prompt_models_settings_and_versions(app_page):
-    """The issue's case: a 6.5 KB prompt (over the share link's 4,000 bytes) is back after F5."""
-    app = app_page
-    app.goto("")
+def make_workspace(app: AppPage, _tmp) -> dict:
+    """The issue's case: a 6.5 KB prompt (over the share link's 4,000 bytes), models, settings and
+    a version."""
     d.unpick(app, "workspace_tokenizers", "GPT-4")
     d.pick(app, "workspace_tokenizers", "Qwen3", typed="Qwen3")
     prompt = "You are a careful assistant. Answer in three short sentences.\n" * 105
@@ -70,37 +70,24 @@ def test_the_workspace_keeps_a_long_prompt_models_settings_and_versions(app_page
     d.flip(app, "workspace_ws")
     d.text(app, "workspace_version_name", "first draft")
     app.run(lambda: app.main.get_by_role("button", name="Save the prompt as a version").click())
-    now = d.settings(app)
-    assert now["workspace_text_live_box"] == prompt
-    reload(app)
-    comes_back(app, now)
-    expect(app.main.get_by_text("first draft").first).to_be_visible()
-    assert app.exceptions() == []
+    assert d.settings(app)["workspace_text_live_box"] == prompt
+    return {}
 
 
-def test_the_bpe_playground_keeps_its_corpus_options_and_trained_model(app_page):
-    app = app_page
-    app.goto("bpe")
+def make_bpe(app: AppPage, _tmp) -> dict:
     d.text(app, "bpe_corpus_text", "low lower lowest newest widest " * 40)
     d.number(app, "bpe_merges", 7)
     app.run(lambda: app.main.get_by_role("button", name="Train").click())
     expect(app.main.get_by_text("press **Train**")).to_have_count(0)
     for _ in range(3):  # the step shown: kept in a small entry of its own (ui/saved_work.py LIGHT)
         app.run(lambda: app.main.get_by_role("button", name="Next").click())
-    now, trained = d.settings(app), metrics(app)
-    assert now["bpe_step"] == ["4"]
+    assert d.settings(app)["bpe_step"] == ["4"]
     kept_in_storage(app, "bpe#light", '"bpe_step": 4')
-    reload(app)
-    comes_back(app, now)
-    assert metrics(app) == trained  # the model trained on this corpus, not the default preset's
-    expect(app.main.get_by_text("changed since this model was trained")).to_have_count(0)
-    assert app.exceptions() == []
+    return {"metrics": metrics(app)}
 
 
-def test_the_language_costs_keep_own_translations_and_settings(app_page, tmp_path):
-    app = app_page
-    app.goto("languages")
-    csv = tmp_path / "mine.csv"
+def make_languages(app: AppPage, tmp) -> dict:
+    csv = tmp / "mine.csv"
     csv.write_text(
         "code,language,script,text\nen,English,Latin,Your order has shipped.\n"
         "xx,Klingon (mine),Latin,tlhIngan Hol Dajatlh'a'\n",
@@ -114,37 +101,105 @@ def test_the_language_costs_keep_own_translations_and_settings(app_page, tmp_pat
     app.settle()
     d.unpick(app, "languages_tokenizers", "Mistral Tekken")
     d.number(app, "languages_requests", 5_000)
-    now = d.settings(app)
-    assert "Klingon (mine)" in now["languages_selected"]
-    reload(app)
-    comes_back(app, now)
-    assert app.exceptions() == []
+    assert "Klingon (mine)" in d.settings(app)["languages_selected"]
+    return {}
 
 
-def test_the_code_identifiers_keep_the_code_and_settings(app_page):
-    app = app_page
-    app.goto("identifiers")
+def make_identifiers(app: AppPage, _tmp) -> dict:
     d.choose(app, "identifiers_sample", "TypeScript: orders API client")
     app.run(lambda: app.main.get_by_role("button", name="Load sample").click())
     d.text(app, "identifiers_text", d.settings(app)["identifiers_text"] + "\n// kept across a reload\n")
     d.choose(app, "identifiers_language", "TypeScript")
     d.flip(app, "identifiers_comments")
-    now = d.settings(app)
-    reload(app)
-    comes_back(app, now)
-    assert app.exceptions() == []
+    return {}
 
 
-def test_the_chunk_previewer_keeps_the_document_and_settings(app_page):
-    app = app_page
-    app.goto("chunks")
+def make_chunks(app: AppPage, _tmp) -> dict:
     d.text(app, "chunks_text", "My own document, kept across a reload. " * 30)
     d.choose(app, "chunks_strategy", "Token windows")
     d.number(app, "chunks_size", 16)
-    now = d.settings(app)
-    reload(app)
-    comes_back(app, now)
-    assert app.exceptions() == []
+    return {}
+
+
+# Each page's work, as a user makes it, by the page's title.
+MAKE = {
+    "Prompt workspace": make_workspace,
+    "BPE playground": make_bpe,
+    "Language costs": make_languages,
+    "Code identifiers": make_identifiers,
+    "Chunk previewer": make_chunks,
+}
+
+
+@pytest.fixture(scope="module")
+def reloaded(browser, server_url, tmp_path_factory) -> dict:
+    """One browser session makes each page's work, one page after another (the app's navigation),
+    then reloads each page in turn (F5: a new Streamlit session, which only the browser's storage
+    links to the old one) and reads it. Each test below checks one page; a failure on the way is
+    every later page's."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    app = AppPage(context.new_page(), server_url)
+    app.page.set_default_timeout(30_000)
+    found: dict[str, dict] = {}
+    step = "loading"
+    try:
+        app.goto("")
+        for title, make in MAKE.items():
+            step = f"making the work on {title}"
+            if title != "Prompt workspace":
+                d.go(app, title)
+            found[title] = make(app, tmp_path_factory.mktemp("work")) | {"now": d.settings(app)}
+        for title in MAKE:
+            step = f"reloading {title}"
+            d.go(app, title)
+            reload(app)
+            app.settle()  # a new session draws its page only once its saved work is back
+            found[title] |= {"back": d.settings(app), "exceptions": app.exceptions()}
+            if title == "BPE playground":
+                found[title] |= {"metrics after": metrics(app), "warned": app.main.get_by_text(
+                    "changed since this model was trained").count()}  # fmt: skip
+            if title == "Prompt workspace":
+                found[title]["version shown"] = app.main.get_by_text("first draft").first.is_visible()
+    except Exception as e:  # noqa: BLE001 (each test of a page not read reports it)
+        found["failed"] = {"at": f"{step}: {type(e).__name__}: {e}"}
+    finally:
+        context.close()
+    assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"
+    return found
+
+
+def came_back(reloaded: dict, title: str) -> dict:
+    """The page's work, as made and as read after its reload, which must be the same."""
+    page = reloaded.get(title, {})
+    if "back" not in page:
+        pytest.fail(reloaded.get("failed", {}).get("at", f"{title} was not read"), pytrace=False)
+    assert page["back"] == page["now"]
+    assert page["exceptions"] == []
+    return page
+
+
+def test_the_workspace_keeps_a_long_prompt_models_settings_and_versions(reloaded):
+    assert came_back(reloaded, "Prompt workspace")["version shown"]
+
+
+def test_the_bpe_playground_keeps_its_corpus_options_and_trained_model(reloaded):
+    page = came_back(reloaded, "BPE playground")
+    assert (
+        page["metrics after"] == page["metrics"]
+    )  # the model trained on this corpus, not the default preset's
+    assert page["warned"] == 0
+
+
+def test_the_language_costs_keep_own_translations_and_settings(reloaded):
+    came_back(reloaded, "Language costs")
+
+
+def test_the_code_identifiers_keep_the_code_and_settings(reloaded):
+    came_back(reloaded, "Code identifiers")
+
+
+def test_the_chunk_previewer_keeps_the_document_and_settings(reloaded):
+    came_back(reloaded, "Chunk previewer")
 
 
 def test_a_browser_restart_keeps_the_work_and_clear_removes_it(browser, server_url):
