@@ -1,4 +1,5 @@
-"""The prompt workspace's live text box in a real Chromium: counts follow typing, no key lost."""
+"""The prompt workspace's live text box in a real Chromium: counts follow typing, no key lost. The
+tests that clear the box and type their own text share one page (`home`, conftest.py)."""
 
 from __future__ import annotations
 
@@ -36,85 +37,78 @@ def _clear(app) -> None:
     app.run(lambda: app.page.keyboard.press("Delete"))
 
 
-def test_counts_follow_typing_without_enter_and_the_box_keeps_focus(app_page):
-    app_page.goto()
-    _clear(app_page)
+def test_counts_follow_typing_without_enter_and_the_box_keeps_focus(home):
+    _clear(home)
     typed = ""
     seen = set()
-    for ch in "Hello, tokenizers!":
+    for ch in "Hi, tokens!":  # a rerun per key
         typed += ch
-        app_page.run(lambda ch=ch: app_page.page.keyboard.type(ch))  # a pause: the box sends by itself
+        home.run(lambda ch=ch: home.page.keyboard.type(ch))  # a pause: the box sends by itself
         expected = f"{builtin('o200k_base').count(typed):,}"
-        expect(app_page.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(expected)
+        expect(home.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(expected)
         seen.add(expected)
-        assert app_page.page.evaluate(FOCUSED), "the box lost focus when the counts changed"
+        assert home.page.evaluate(FOCUSED), "the box lost focus when the counts changed"
     assert len(seen) > 2  # the count really moved while typing
-    expect(_box(app_page)).to_have_value(typed)
-    assert not app_page.exceptions()
+    expect(_box(home)).to_have_value(typed)
+    assert not home.exceptions()
 
 
-def test_fast_typing_while_reruns_land_loses_no_keystroke(app_page):
-    app_page.goto()
-    _clear(app_page)
+def test_fast_typing_while_reruns_land_loses_no_keystroke(home):
+    _clear(home)
     text = ""
     burst = "the quick brown fox jumps over the lazy dog 0123456789 "
     for i in range(6):
         # type fast, stop long enough for the box to send, then type on while the rerun runs
-        app_page.page.keyboard.type(burst, delay=8)
+        home.page.keyboard.type(burst, delay=8)
         text += burst
-        app_page.page.wait_for_timeout(230 + 40 * i)
-    app_page.page.keyboard.type("END", delay=8)
+        home.page.wait_for_timeout(230 + 40 * i)
+    home.page.keyboard.type("END", delay=8)
     text += "END"
-    expect(_box(app_page)).to_have_value(text)
+    expect(_box(home)).to_have_value(text)
     expected = f"{builtin('o200k_base').count(text):,}"
-    expect(app_page.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(
+    expect(home.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(
         expected, timeout=15_000
     )
-    assert app_page.page.evaluate(FOCUSED)
-    assert not app_page.exceptions()
+    assert home.page.evaluate(FOCUSED)
+    assert not home.exceptions()
 
 
-def test_undo_works_and_text_survives_a_page_change(app_page):
-    app_page.goto()
-    _clear(app_page)
-    app_page.run(lambda: app_page.page.keyboard.type("first words", delay=10))
-    app_page.page.keyboard.press("Control+z")
-    expect(_box(app_page)).not_to_have_value("first words")  # the browser's own undo still works
-    app_page.page.keyboard.press("Control+Shift+z")
-    app_page.page.wait_for_timeout(400)
-    app_page.settle()
-    kept = _box(app_page).input_value()
-    app_page.run(lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Chunk").click())
-    app_page.run(
-        lambda: app_page.page.get_by_test_id("stSidebarNavLink").filter(has_text="Prompt workspace").click()
-    )
-    expect(_box(app_page)).to_have_value(kept)
-    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(kept):,}"
+def test_undo_works_and_text_survives_a_page_change(home):
+    _clear(home)
+    home.run(lambda: home.page.keyboard.type("first words", delay=10))
+    home.page.keyboard.press("Control+z")
+    expect(_box(home)).not_to_have_value("first words")  # the browser's own undo still works
+    home.page.keyboard.press("Control+Shift+z")
+    home.page.wait_for_timeout(400)
+    home.settle()
+    kept = _box(home).input_value()
+    home.run(lambda: home.page.get_by_test_id("stSidebarNavLink").filter(has_text="Chunk").click())
+    home.run(lambda: home.page.get_by_test_id("stSidebarNavLink").filter(has_text="Prompt workspace").click())
+    expect(_box(home)).to_have_value(kept)
+    assert _metric(home, "o200k_base") == f"{builtin('o200k_base').count(kept):,}"
 
 
-def test_a_loaded_sample_replaces_the_box_text(app_page):
-    app_page.goto()
-    _clear(app_page)
-    app_page.run(lambda: app_page.main.get_by_role("button", name="Load sample").click())
-    expect(_box(app_page)).not_to_have_value("")
-    text = _box(app_page).input_value()
-    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(text):,}"
+def test_a_loaded_sample_replaces_the_box_text(home):
+    _clear(home)
+    home.run(lambda: home.main.get_by_role("button", name="Load sample").click())
+    expect(_box(home)).not_to_have_value("")
+    text = _box(home).input_value()
+    assert _metric(home, "o200k_base") == f"{builtin('o200k_base').count(text):,}"
 
 
-def test_long_text_counts_on_ctrl_enter_and_says_so(app_page):
-    app_page.goto()
-    box = _box(app_page)
+def test_long_text_counts_on_ctrl_enter_and_says_so(home):
+    box = _box(home)
     from ui.live_text import LIVE_LIMIT
 
     long_text = "word " * (LIVE_LIMIT // 5 + 1_000)  # above the live limit
     box.fill(long_text)
-    note = app_page.main.locator(".tw-live-note")
+    note = home.main.locator(".tw-live-note")
     expect(note).to_contain_text("Ctrl+Enter")
     expect(note).to_contain_text("Upload")
-    app_page.page.wait_for_timeout(600)
-    assert _metric(app_page, "o200k_base") != f"{builtin('o200k_base').count(long_text):,}"
-    app_page.run(lambda: box.press("Control+Enter"))
-    assert _metric(app_page, "o200k_base") == f"{builtin('o200k_base').count(long_text):,}"
+    home.page.wait_for_timeout(600)
+    assert _metric(home, "o200k_base") != f"{builtin('o200k_base').count(long_text):,}"
+    home.run(lambda: box.press("Control+Enter"))
+    assert _metric(home, "o200k_base") == f"{builtin('o200k_base').count(long_text):,}"
 
 
 def test_model_search_finds_gpt_4o_and_llama_sizes(app_page):
@@ -213,7 +207,7 @@ def test_typing_reruns_the_prompt_part_and_keeps_link_versions_and_picker_curren
     expect(app_page.main.locator(".tw-live-note")).to_contain_text(f"up to {LIVE_LIMIT:,} characters")
     _clear(app_page)
     typed = ""
-    for ch in "Shared words":
+    for ch in "Shared":
         typed += ch
         app_page.run(lambda ch=ch: app_page.page.keyboard.type(ch))  # no Enter: the box sends by itself
     expect(app_page.page.locator(COUNT).filter(has_text="o200k_base").first).to_contain_text(
