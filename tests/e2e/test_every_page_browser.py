@@ -261,6 +261,13 @@ def test_every_page_fits_the_screen_and_its_charts(tour, width, path):
         assert look["offsite"] == [], f"requests left the server: {look['offsite'][:5]}"
 
 
+@pytest.mark.parametrize("path", [p for p in HEADINGS if p != "bpe"], ids=lambda p: p or "counter")
+def test_each_page_opens_by_url_without_errors(tour, path):
+    """Its heading shows (or its walk fails) and no exception: the desktop load of the walk."""
+    look = tour.look(1400, WALKS[path][0][0])
+    assert look["exceptions"] == []
+
+
 LABELLED = [
     "workspace", "workspace-chat", "workspace-versions", "bpe", "inside", "languages",
     "identifiers", "identifiers-styles", "identifiers-teaching", "chunks",

@@ -1,4 +1,5 @@
-"""Every page is reachable by its own URL, with the app's navigation and shared sidebar."""
+"""A deep link as a fresh server's first request gets the whole app: its navigation and shared
+sidebar. (Each page opening by its own URL: test_every_page_browser.py.)"""
 
 from __future__ import annotations
 
@@ -36,20 +37,3 @@ def test_a_deep_link_as_the_first_request_gets_the_whole_app(browser):
             expect(app.main.get_by_role("heading", name="BPE playground")).to_be_visible()
         finally:
             context.close()
-
-
-@pytest.mark.parametrize(
-    "path, heading",
-    [
-        ("", "Prompt workspace"),
-        ("datasets", "Datasets"),
-        ("inside", "Inside a tokenizer"),
-        ("languages", "Language costs"),
-        ("identifiers", "Code identifiers"),
-        ("chunks", "Chunk previewer"),
-    ],
-)
-def test_each_page_opens_by_url_without_errors(app_page, path, heading):
-    app_page.goto(path)
-    expect(app_page.main.get_by_role("heading", name=heading).first).to_be_visible()
-    assert app_page.exceptions() == []
