@@ -1,15 +1,17 @@
 """The counts the text box asks the server for while the user types (ui/count_api.py), in a real
 Chromium: shown on the card they belong to as soon as they come, then drawn again by the rerun
-(React writes its own number into the same text node); without the route, the rerun alone."""
+(React writes its own number into the same text node); without the route, the rerun alone. The
+tests share one workspace page (`home`, conftest.py)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
 from tests.conftest import builtin
-from tests.e2e.conftest import COUNT, COUNT_VALUE
+from tests.e2e.conftest import COUNT, COUNT_VALUE, AppPage, type_text
 
 pytestmark = pytest.mark.e2e
 
@@ -35,10 +37,26 @@ def _shown(app) -> list[str]:
 
 
 def _start(app, text: str) -> None:
-    app.goto()
-    _box(app).fill(text)
-    app.run(lambda: _box(app).press("Control+Enter"))
+    type_text(app, text)
+    app.answers.clear()
     assert _shown(app) == [f"{builtin(t).count(text):,}" for t in DEFAULT]
+
+
+@pytest.fixture
+def app_page(home) -> Iterator[AppPage]:
+    """The shared workspace page; the routes a test puts on the count route go with the test, and
+    `app_page.answers` holds the count route's responses (emptied by `_start`)."""
+    answers: list = []
+
+    def heard(response) -> None:
+        if response.url.endswith("/api/counts"):
+            answers.append(response)
+
+    home.page.on("response", heard)
+    home.answers = answers  # type: ignore[attr-defined]
+    yield home
+    home.page.remove_listener("response", heard)
+    home.page.unroute_all(behavior="wait")
 
 
 def test_the_routes_answer_goes_on_each_card_and_the_rerun_then_draws_its_own(app_page):
@@ -66,14 +84,10 @@ def test_the_routes_answer_goes_on_each_card_and_the_rerun_then_draws_its_own(ap
 def test_the_real_route_counts_what_the_rerun_counts(app_page):
     text = "Special <|endoftext|> text, 日本語, emoji 👩‍💻 and code: x = f(y)"
     _start(app_page, text)
-    answers: list[list[int]] = []
-    app_page.page.on(
-        "response", lambda r: answers.append(r.json()["tokens"]) if r.url.endswith("/api/counts") else None
-    )
     _box(app_page).press("End")
     app_page.run(lambda: app_page.page.keyboard.type(" more"))
     want = [builtin(t).count(text + " more") for t in DEFAULT]
-    assert answers == [want]
+    assert [r.json()["tokens"] for r in app_page.answers] == [want]
     assert _shown(app_page) == [f"{n:,}" for n in want]
 
 
@@ -106,14 +120,10 @@ def test_half_an_emoji_from_the_browser_is_counted_as_u_fffd_and_breaks_nothing(
     """A browser can hold half an emoji (a lone surrogate: a script cut a string, a paste): the
     route and the rerun count it as every tokenizer reads it, U+FFFD, and nothing fails."""
     _start(app_page, "start")
-    answers: list[int] = []
-    app_page.page.on(
-        "response", lambda r: answers.append(r.status) if r.url.endswith("/api/counts") else None
-    )
     put = """(box) => { box.value = 'half an emoji ' + String.fromCharCode(0xd83d) + ' here';
                         box.dispatchEvent(new Event('input', {bubbles: true})); }"""
     app_page.run(lambda: _box(app_page).evaluate(put))
-    assert answers == [200]
+    assert [r.status for r in app_page.answers] == [200]
     whole = "half an emoji \ufffd here"
     assert _shown(app_page) == [f"{builtin(t).count(whole):,}" for t in DEFAULT]
     assert not app_page.exceptions()
