@@ -272,6 +272,14 @@ class AppPage:
         return self.page.get_by_test_id("stException").all_inner_texts()
 
 
+def page_of_its_own(browser, server_url: str, width: int = 1400) -> AppPage:
+    """A page in a new browser context (nothing kept from other tests; a first load at `width`).
+    Close it with `app.page.context.close()`."""
+    app = AppPage(browser.new_context(viewport={"width": width, "height": 1000}).new_page(), server_url)
+    app.page.set_default_timeout(30_000)
+    return app
+
+
 def type_text(app: AppPage, text: str) -> None:
     """Put `text` in the workspace's text box and count it (Ctrl+Enter)."""
     area = app.main.locator("textarea.tw-live-box")
@@ -289,9 +297,7 @@ def shared(browser, server_url):
 
     def at(width: int) -> AppPage:
         if width not in pages:
-            context = browser.new_context(viewport={"width": width, "height": 1000})
-            pages[width] = AppPage(context.new_page(), server_url)
-            pages[width].page.set_default_timeout(30_000)
+            pages[width] = page_of_its_own(browser, server_url, width)
             pages[width].goto()
         return pages[width]
 

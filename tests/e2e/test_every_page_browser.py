@@ -19,7 +19,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import AppPage
+from tests.e2e.conftest import AppPage, page_of_its_own
 
 pytestmark = pytest.mark.e2e
 
@@ -222,9 +222,7 @@ class Tour:
         return look
 
     def _walk(self, width: int, path: str) -> None:
-        context = self.browser.new_context(viewport={"width": width, "height": 1000})
-        app = AppPage(context.new_page(), self.server_url)
-        app.page.set_default_timeout(30_000)
+        app = page_of_its_own(self.browser, self.server_url, width)
         state = f"/{path} loading"
         try:
             app.goto(path)
@@ -237,7 +235,7 @@ class Tour:
             for later, _ in WALKS[path]:
                 self.looks.setdefault((width, later), f"{width} px, at {state}: {type(e).__name__}: {e}")
         finally:
-            context.close()
+            app.page.context.close()
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ tests share one workspace page (`home`, conftest.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -38,25 +38,34 @@ def _shown(app) -> list[str]:
 
 def _start(app, text: str) -> None:
     type_text(app, text)
-    app.answers.clear()
     assert _shown(app) == [f"{builtin(t).count(text):,}" for t in DEFAULT]
 
 
 @pytest.fixture
 def app_page(home) -> Iterator[AppPage]:
-    """The shared workspace page; the routes a test puts on the count route go with the test, and
-    `app_page.answers` holds the count route's responses (emptied by `_start`)."""
-    answers: list = []
-
-    def heard(response) -> None:
-        if response.url.endswith("/api/counts"):
-            answers.append(response)
-
-    home.page.on("response", heard)
-    home.answers = answers  # type: ignore[attr-defined]
+    """The shared workspace page; the routes a test puts on the count route go with the test."""
     yield home
-    home.page.remove_listener("response", heard)
     home.page.unroute_all(behavior="wait")
+
+
+@pytest.fixture
+def listen(app_page) -> Iterator[Callable[[], list]]:
+    """`listen()`: the count route's responses from then on, until the test ends."""
+    heard: list = []
+
+    def note(response) -> None:
+        if response.url.endswith("/api/counts"):
+            heard.append(response)
+
+    def start() -> list:
+        app_page.page.on("response", note)
+        started.append(note)
+        return heard
+
+    started: list = []
+    yield start
+    for fn in started:
+        app_page.page.remove_listener("response", fn)
 
 
 def test_the_routes_answer_goes_on_each_card_and_the_rerun_then_draws_its_own(app_page):
@@ -81,13 +90,14 @@ def test_the_routes_answer_goes_on_each_card_and_the_rerun_then_draws_its_own(ap
     assert not app_page.exceptions()
 
 
-def test_the_real_route_counts_what_the_rerun_counts(app_page):
+def test_the_real_route_counts_what_the_rerun_counts(app_page, listen):
     text = "Special <|endoftext|> text, 日本語, emoji 👩‍💻 and code: x = f(y)"
     _start(app_page, text)
+    answers = listen()
     _box(app_page).press("End")
     app_page.run(lambda: app_page.page.keyboard.type(" more"))
     want = [builtin(t).count(text + " more") for t in DEFAULT]
-    assert [r.json()["tokens"] for r in app_page.answers] == [want]
+    assert [r.json()["tokens"] for r in answers] == [want]
     assert _shown(app_page) == [f"{n:,}" for n in want]
 
 
@@ -116,14 +126,15 @@ def test_an_answer_for_other_cards_is_not_shown(app_page):
     assert _shown(app_page) == [f"{builtin(t).count(text + '?'):,}" for t in DEFAULT]
 
 
-def test_half_an_emoji_from_the_browser_is_counted_as_u_fffd_and_breaks_nothing(app_page):
+def test_half_an_emoji_from_the_browser_is_counted_as_u_fffd_and_breaks_nothing(app_page, listen):
     """A browser can hold half an emoji (a lone surrogate: a script cut a string, a paste): the
     route and the rerun count it as every tokenizer reads it, U+FFFD, and nothing fails."""
     _start(app_page, "start")
+    answers = listen()
     put = """(box) => { box.value = 'half an emoji ' + String.fromCharCode(0xd83d) + ' here';
                         box.dispatchEvent(new Event('input', {bubbles: true})); }"""
     app_page.run(lambda: _box(app_page).evaluate(put))
-    assert [r.status for r in app_page.answers] == [200]
+    assert [r.status for r in answers] == [200]
     whole = "half an emoji \ufffd here"
     assert _shown(app_page) == [f"{builtin(t).count(whole):,}" for t in DEFAULT]
     assert not app_page.exceptions()

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import settings_driver as d
-from tests.e2e.conftest import AppPage
+from tests.e2e.conftest import AppPage, page_of_its_own
 
 pytestmark = pytest.mark.e2e
 
@@ -137,9 +137,7 @@ def reloaded(browser, server_url, tmp_path_factory) -> dict:
     then reloads each page in turn (F5: a new Streamlit session, which only the browser's storage
     links to the old one) and reads it. Each test below checks one page; a failure on the way is
     every later page's."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    app = AppPage(context.new_page(), server_url)
-    app.page.set_default_timeout(30_000)
+    app = page_of_its_own(browser, server_url)
     found: dict[str, dict] = {}
     step = "loading"
     try:
@@ -163,7 +161,7 @@ def reloaded(browser, server_url, tmp_path_factory) -> dict:
     except Exception as e:  # noqa: BLE001 (each test of a page not read reports it)
         found["failed"] = {"at": f"{step}: {type(e).__name__}: {e}"}
     finally:
-        context.close()
+        app.page.context.close()
     assert app.offsite == [], f"the page asked another host for {app.offsite[:5]}"
     return found
 
