@@ -9,13 +9,14 @@ Starts the app on a free local port, opens each page in Debian's Chromium (never
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, AppPage, streamlit_server  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS, AppPage, chromium_path, streamlit_server  # noqa: E402
 
 PAGES = ["", "datasets", "bpe", "inside", "languages", "identifiers", "chunks"]
 WIDTHS = [400, 1400]
@@ -55,7 +56,9 @@ def main() -> None:
 
     args.out.mkdir(parents=True, exist_ok=True)
     with streamlit_server() as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        # the full Chromium where there is one: its text is drawn as a desktop browser draws it
+        exe = shutil.which("chromium") or chromium_path()
+        browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
         for width in WIDTHS:
             for page in args.pages:
                 context = browser.new_context(viewport={"width": width, "height": 900})

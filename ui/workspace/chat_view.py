@@ -238,8 +238,9 @@ def request_section(
             ),
             "% of context": st.column_config.ProgressColumn(format="%.2f%%", min_value=0, max_value=100, width="small",
                                                             help="Of the window in the Context window column"),
-            # widths that fit a desktop page with two messages (more messages, more columns: it scrolls)
-            "Chat format": st.column_config.TextColumn(width=178),
+            # widths that fit a desktop page with two messages (more messages, more columns: it scrolls),
+            # with room for text drawn a little wider than this machine's Chromium draws it
+            "Chat format": st.column_config.TextColumn(width=160),
             "Counted by": st.column_config.TextColumn(width=150, help=HOW_NOTE),
         },
     )  # fmt: skip
