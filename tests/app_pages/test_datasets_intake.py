@@ -10,26 +10,18 @@ import zipfile
 
 import pytest
 
+from tests.app_pages.test_datasets import ok, upload
 from tests.datasets.samples import finetune_lines
 from tokenizer_core.datasets import count_dataset
 
 PAGE = "app_pages/datasets.py"
 
 
-def ok(at):
-    assert not at.exception, at.exception
-    return at
-
-
 PAGE_STATE = {"datasets_models": ["gpt-4o"]}
 
 
-def upload(at, name: str, data: bytes):
-    at.file_uploader(key="datasets_file").upload(name, data, "application/octet-stream")
-    return ok(at.run())
-
-
 def count(at):
+    """Count the set and wait for the job: its result (test_datasets.count gives the page)."""
     ok(at.button(key="datasets_count").click().run())
     job = at.session_state["datasets_job"]
     assert job.wait(180), "the count did not end"
