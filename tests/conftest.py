@@ -38,6 +38,19 @@ def _show_error_details() -> None:
 
 _show_error_details()
 
+
+# Each new AppTest looks for Streamlit components in every installed distribution's metadata
+# (Streamlit 1.67, `BidiComponentManager.discover_and_register_components`): about 0.7 CPU s per
+# AppTest here, while the app server does it once when it starts. The installed packages do not
+# change during a run, so a test process scans them once, as a server does.
+def _scan_components_once() -> None:
+    from streamlit.components.v2 import manifest_scanner
+
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+
+_scan_components_once()
+
 settings.register_profile(
     "default", deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow]
 )
