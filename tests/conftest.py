@@ -157,6 +157,12 @@ def open_app(page: str | None = None, *, timeout: float = 60, state: dict | None
     return at
 
 
+def ok(at):
+    """The AppTest `at` after a run that raised no exception (`ok(at.run())`)."""
+    assert not at.exception, at.exception
+    return at
+
+
 @pytest.fixture
 def app():
     """A fresh AppTest of the whole app on its home page (see `open_app`)."""

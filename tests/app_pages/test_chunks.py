@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import builtin
+from tests.conftest import builtin, ok
 from tokenizer_core import chunk_text
 from tokenizer_core.chunking import EMBEDDING_MODELS, chunks_to_csv, load_chunk_sample, long_document
 
 
 def metrics(at) -> dict[str, str]:
     return {m.label.replace("\\", ""): m.value for m in at.metric}
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 PAGE = "app_pages/chunks.py"

@@ -10,16 +10,12 @@ import zipfile
 
 import pytest
 
+from tests.conftest import ok
 from tests.datasets.samples import batch_lines, csv_bytes, finetune_lines, jsonl, parquet_bytes, repo_zip
 from tokenizer_core.datasets import CountProgress, DatasetCancelled, count_dataset
 
 MODELS = ["gpt-4o", "llama-3.1-8b"]
 PAGE = "app_pages/datasets.py"
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 PAGE_STATE = {"datasets_models": MODELS}

@@ -10,7 +10,8 @@ import zipfile
 
 import pytest
 
-from tests.app_pages.test_datasets import ok, upload
+from tests.app_pages.test_datasets import upload
+from tests.conftest import ok
 from tests.datasets.samples import finetune_lines
 from tokenizer_core.datasets import count_dataset
 

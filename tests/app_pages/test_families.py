@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import builtin, open_app, shown_counts, token_views
+from tests.conftest import builtin, ok, open_app, shown_counts, token_views
 from tests.helpers.chat import count_chat
 from tests.picker_helpers import choose, picker_data
 from tokenizer_core import chunk_text, language_table
@@ -13,11 +13,6 @@ from tokenizer_core.languages import load_parallel_sample, summarize
 
 NEW = ["o200k_harmony", "deepseek_v4"]
 LABELS = {"o200k_harmony": "o200k_harmony (gpt-oss)", "deepseek_v4": "DeepSeek V4"}
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 def metrics(at) -> dict[str, str]:

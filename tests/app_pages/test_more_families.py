@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import builtin, open_app, shown_counts
+from tests.conftest import builtin, ok, open_app, shown_counts
 from tests.picker_helpers import choose
 from tokenizer_core import chunk_text, language_table
 from tokenizer_core.chunking import load_chunk_sample
@@ -21,11 +21,6 @@ MODELS = [
     "mistral-7b-v0.3",
     "mistral-large-2411",
 ]
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 def metrics(at) -> dict[str, str]:

