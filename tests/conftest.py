@@ -40,7 +40,7 @@ _show_error_details()
 
 
 # Each new AppTest looks for Streamlit components in every installed distribution's metadata
-# (Streamlit 1.67, `BidiComponentManager.discover_and_register_components`): about 0.7 CPU s per
+# (Streamlit 1.67, `BidiComponentManager.discover_and_register_components`): about 0.27 CPU s per
 # AppTest here, while the app server does it once when it starts. The installed packages do not
 # change during a run, so a test process scans them once, as a server does.
 def _scan_components_once() -> None:

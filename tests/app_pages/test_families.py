@@ -15,10 +15,6 @@ NEW = ["o200k_harmony", "deepseek_v4"]
 LABELS = {"o200k_harmony": "o200k_harmony (gpt-oss)", "deepseek_v4": "DeepSeek V4"}
 
 
-def metrics(at) -> dict[str, str]:
-    return shown_counts(at)
-
-
 def test_counter_counts_and_chat_formats(app):
     from ui.workspace.chat_editor import set_messages  # noqa: F401  (the page's own way; the test sets the same state)
 
@@ -26,7 +22,7 @@ def test_counter_counts_and_chat_formats(app):
     app.session_state["workspace_text"] = text  # what the live box sends (AppTest runs no JavaScript)
     ok(app.run())
     ok(choose(app, "workspace_tokenizers", NEW))
-    shown = metrics(app)
+    shown = shown_counts(app)
     for tid in NEW:
         assert shown[LABELS[tid]] == f"{builtin(tid).count(text):,}"
     # the picker says in place that Claude has no public tokenizer, and how Gemini is counted
@@ -71,7 +67,7 @@ def test_languages_page_shows_their_premium():
     ok(app.multiselect(key="languages_tokenizers").set_value(NEW).run())
     rows = language_table(load_parallel_sample(), [builtin(t) for t in NEW], base="en")
     expected = {s.tokenizer: f"{s.median_premium:.2f}×" for s in summarize(rows)}
-    shown = metrics(app)
+    shown = shown_counts(app)
     for tid in NEW:
         assert shown[LABELS[tid]] == expected[LABELS[tid]]
 
@@ -85,7 +81,7 @@ def test_identifiers_page_counts_with_them():
     table = next(df.value for df in app.dataframe if "identifier" in df.value.columns)
     row = table[table["identifier"] == "calculate_total"].iloc[0]
     for tid in NEW:
-        assert metrics(app)[f"{LABELS[tid]} tokens"] == f"{builtin(tid).count(text):,}"
+        assert shown_counts(app)[f"{LABELS[tid]} tokens"] == f"{builtin(tid).count(text):,}"
         assert row[f"{tid} tokens"] == builtin(tid).count("calculate_total")
 
 
@@ -96,5 +92,5 @@ def test_chunks_page_chunks_in_their_tokens(tid):
     ok(app.text_area(key="chunks_text").input(text).run())
     ok(app.selectbox(key="chunks_tokenizer").set_value(tid).run())
     result = chunk_text(text, builtin(tid), strategy="markdown", size=128)
-    assert metrics(app)["Chunks"] == f"{len(result.chunks):,}"
-    assert metrics(app)["Max tokens"] == f"{max(c.tokens for c in result.chunks):,}"
+    assert shown_counts(app)["Chunks"] == f"{len(result.chunks):,}"
+    assert shown_counts(app)["Max tokens"] == f"{max(c.tokens for c in result.chunks):,}"

@@ -23,16 +23,12 @@ MODELS = [
 ]
 
 
-def metrics(at) -> dict[str, str]:
-    return shown_counts(at)
-
-
 def test_counter_counts_models_by_name_and_their_requests(app):
     text = "Where is my order #90210? <b>Due</b> Monday. 注文はどこ？"
     app.session_state["workspace_text"] = text
     ok(app.run())
     ok(choose(app, "workspace_tokenizers", MODELS))
-    shown = metrics(app)
+    shown = shown_counts(app)
     for tid in ("gemma3", "llama4", "mistral_sp_v1", "mistral_sp_v3", "mistral_sp_v7"):
         assert shown[builtin(tid).info.name] == f"{builtin(tid).count(text):,}"
     captions = " ".join(c.value.replace("\\", "") for c in app.caption)
@@ -79,7 +75,7 @@ def test_languages_page_shows_their_premium():
     ok(app.multiselect(key="languages_tokenizers").set_value(NEW).run())
     rows = language_table(load_parallel_sample(), [builtin(t) for t in NEW], base="en")
     expected = {s.tokenizer: f"{s.median_premium:.2f}×" for s in summarize(rows)}
-    shown = metrics(app)
+    shown = shown_counts(app)
     for tid in NEW:
         name = builtin(tid).info.name
         assert shown[name] == expected[name]
@@ -94,7 +90,7 @@ def test_identifiers_page_counts_with_them():
     table = next(df.value for df in app.dataframe if "identifier" in df.value.columns)
     row = table[table["identifier"] == "calculate_total"].iloc[0]
     for tid in NEW:
-        assert metrics(app)[f"{builtin(tid).info.name} tokens"] == f"{builtin(tid).count(text):,}"
+        assert shown_counts(app)[f"{builtin(tid).info.name} tokens"] == f"{builtin(tid).count(text):,}"
         assert row[f"{tid} tokens"] == builtin(tid).count("calculate_total")
 
 
@@ -105,5 +101,5 @@ def test_chunks_page_chunks_in_their_tokens(tid):
     ok(app.text_area(key="chunks_text").input(text).run())
     ok(app.selectbox(key="chunks_tokenizer").set_value(tid).run())
     result = chunk_text(text, builtin(tid), strategy="markdown", size=128)
-    assert metrics(app)["Chunks"] == f"{len(result.chunks):,}"
-    assert metrics(app)["Max tokens"] == f"{max(c.tokens for c in result.chunks):,}"
+    assert shown_counts(app)["Chunks"] == f"{len(result.chunks):,}"
+    assert shown_counts(app)["Max tokens"] == f"{max(c.tokens for c in result.chunks):,}"

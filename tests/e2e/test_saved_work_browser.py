@@ -339,9 +339,8 @@ def test_an_own_tokenizer_removed_or_cleared_and_added_again_is_kept_again(app_p
             app.run(lambda: sidebar.get_by_role("button", name="Remove my gpt2").click())
         else:
             sidebar.get_by_text("Your work in this browser").click()
-            # By the keyboard, as a keyboard user presses it: below the sidebar's fold, a click's
-            # press and release could land apart when the sidebar scrolled back in between (seen
-            # under load: the release on the caption above, so no click and no run)
+            # By the keyboard: below the sidebar's fold, a click's press and release can land apart
+            # when the sidebar scrolls back in between (the release on the caption: no click, no run)
             app.run(lambda: sidebar.get_by_role("button", name="Clear my saved work").press("Enter"))
             app.run(lambda: sidebar.get_by_role("button", name="Remove my gpt2").click())
         _kept_tokenizers(app, [])

@@ -59,16 +59,12 @@ def with_own(app, own):
     return app, own
 
 
-def metrics(at) -> dict[str, str]:
-    return shown_counts(at)
-
-
 def test_counter_counts_with_it(with_own):
     at, own = with_own
     ok(at.run())
     assert f"{own.info.name} (yours)" in picker_names(at, "workspace_tokenizers")
     ok(choose(at, "workspace_tokenizers", ["o200k_base", own.id]))
-    assert metrics(at)[own.info.name] == f"{own.count(load_sample('mixed')):,}"
+    assert shown_counts(at)[own.info.name] == f"{own.count(load_sample('mixed')):,}"
 
 
 def test_identifiers_page_counts_with_it(with_own):
@@ -76,7 +72,7 @@ def test_identifiers_page_counts_with_it(with_own):
     ok(at.switch_page("app_pages/identifiers.py").run())
     ok(at.multiselect(key="identifiers_tokenizers").set_value([own.id]).run())
     text, _ = load_code_sample("Python: inventory service")
-    assert metrics(at)[f"{own.info.name} tokens"] == f"{own.count(text):,}"
+    assert shown_counts(at)[f"{own.info.name} tokens"] == f"{own.count(text):,}"
     df = next(d.value for d in at.dataframe if "identifier" in d.value.columns)
     row = df[df["identifier"] == "calculate_total"].iloc[0]
     assert row[f"{own.id} tokens"] == own.count("calculate_total")  # shown headed by its name
@@ -102,8 +98,8 @@ def test_chunk_previewer_chunks_with_it(with_own):
     ok(select.select_index(select.options.index(f"{own.info.name} (yours)")).run())
     text = load_chunk_sample("markdown")
     expected = chunk_text(text, own, strategy="markdown", size=128)
-    assert metrics(at)["Chunks"] == f"{len(expected.chunks):,}"
-    assert metrics(at)["Max tokens"] == f"{max(c.tokens for c in expected.chunks):,}"
+    assert shown_counts(at)["Chunks"] == f"{len(expected.chunks):,}"
+    assert shown_counts(at)["Max tokens"] == f"{max(c.tokens for c in expected.chunks):,}"
     assert not at.error
 
 
@@ -160,7 +156,7 @@ def test_an_upload_whose_process_is_killed_gets_a_sentence_and_the_others_count(
         app.session_state["workspace_text"] = text
         ok(app.run())
         assert len(killed) == 1 and not app.error
-        assert metrics(app) == {
+        assert shown_counts(app) == {
             "o200k_base": f"{load_builtin('o200k_base').count(text):,}",
             "my gpt2": f"{load_builtin('r50k_base').count(text):,}",
         }
@@ -173,9 +169,9 @@ def test_an_upload_whose_process_is_killed_gets_a_sentence_and_the_others_count(
         errors = " ".join(e.value for e in app.error).replace("\\", "")
         assert "my gpt2" in errors and "cannot tokenize this text: its process stopped" in errors
         assert "Traceback" not in errors
-        assert metrics(app).get("o200k_base") == f"{load_builtin('o200k_base').count(text):,}", (
+        assert shown_counts(app).get("o200k_base") == f"{load_builtin('o200k_base').count(text):,}", (
             errors,
-            metrics(app),
+            shown_counts(app),
         )
     finally:
         own.close()
