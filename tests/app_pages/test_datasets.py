@@ -69,6 +69,7 @@ def test_each_shape_is_detected_and_counted_as_the_api_counts_it(page, name, dat
         assert (row["Rows"], row["Total tokens"], row["Min"], row["Max"]) == (m.rows, m.total, m.min, m.max)
         assert row["Median"] == round(m.median, 1) and row["p99"] == round(m.p99, 1)
     assert len(page.get("download_button")) == 3
+    assert all(b.proto.ignore_rerun for b in page.get("download_button"))  # see test_downloads.py
     if shape == "repository":
         assert any("files skipped" in e.label for e in page.expander)
         assert any(c.proto.spec and "x0" in c.proto.spec for c in page.get("vega_lite_chart"))

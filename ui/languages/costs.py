@@ -118,5 +118,5 @@ def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
         )  # fmt: skip
         st.download_button(
             "Download the costs (CSV)", cost_rows_csv(costs), file_name="language_costs.csv",
-            mime="text/csv", icon=":material/download:", key="languages_cost_csv",
+            mime="text/csv", icon=":material/download:", key="languages_cost_csv", on_click="ignore",
         )  # fmt: skip

@@ -126,6 +126,6 @@ def texts_section() -> tuple[list[Language], list[str]]:
         st.download_button(
             "Download the texts (CSV, the upload format)", translations_csv(languages),
             file_name="translations.csv", mime="text/csv", icon=":material/download:",
-            key="languages_texts_csv", disabled=not languages,
+            key="languages_texts_csv", disabled=not languages, on_click="ignore",
         )  # fmt: skip
     return languages, problems

@@ -85,9 +85,10 @@ def workspace_file_section(current: Workspace) -> None:
     ):  # fmt: skip
         c1, c2 = st.columns(2, vertical_alignment="bottom")
         c1.download_button(
-            # built on click, not on every keystroke's rerun (it holds the whole text)
+            # Built on click, not on every keystroke's rerun (it holds the whole text). No rerun
+            # on click: a run started by the click could retire the file before the browser has it.
             "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
-            mime="application/json", icon=":material/download:", key="workspace_ws_save",
+            mime="application/json", icon=":material/download:", key="workspace_ws_save", on_click="ignore",
         )  # fmt: skip
         c2.file_uploader(
             "Load a workspace file", type=["json"], key="workspace_ws_file", max_upload_size=upload_limit_mb(MAX_FILE_BYTES // 1_000_000),
