@@ -6,6 +6,7 @@ import streamlit as st
 
 from tokenizer_core.languages import language_rows_csv
 from tokenizer_core.languages.charts import premium_heatmap, tokens_chart
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 from ui.languages.about import about_section
 from ui.languages.cached import cached_table
 from ui.languages.choices import base_select, languages_select
@@ -57,8 +58,10 @@ elif toks and base:
     base_name = next(l.name for l in chosen if l.code == base)
     rows = named(cached_table(tuple(chosen), tuple(t.id for t in toks), base, toks), toks)
     summary_metrics(rows, base_name)
-    st.altair_chart(premium_heatmap(rows, base_name=base_name), width="stretch", key="languages_heatmap")
-    st.altair_chart(tokens_chart(rows), width="stretch", key="languages_bars")
+    st.vega_lite_chart(
+        vega_lite_spec(premium_heatmap(rows, base_name=base_name)), width="stretch", key="languages_heatmap"
+    )
+    st.vega_lite_chart(vega_lite_spec(tokens_chart(rows)), width="stretch", key="languages_bars")
     why_section(chosen, toks, base)  # bytes per character, pieces per script, byte fallback
     with st.expander(
         "The full table: tokens, characters, bytes, words and premium per language and tokenizer",

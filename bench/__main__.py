@@ -29,6 +29,7 @@ BENCHES = [
     "datasets",
     "vision",
     "upload",
+    "charts",
 ]
 
 

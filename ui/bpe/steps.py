@@ -17,6 +17,7 @@ from tokenizer_core.bpe import (
 )
 from tokenizer_core.bpe.charts import merge_count_chart, training_chart
 from tokenizer_core.tokenizers import escape_markdown, markdown_code
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 from .options import MAX_WORD_CHARS
 
@@ -72,9 +73,13 @@ def step_controls(n: int) -> int:
 
 def charts(model: BPEModel, k: int) -> None:
     c1, c2, c3 = st.columns(3)
-    c1.altair_chart(training_chart(model, measure="vocabulary size", step=k), width="stretch")
-    c2.altair_chart(training_chart(model, measure="corpus tokens", step=k), width="stretch")
-    c3.altair_chart(merge_count_chart(model, step=k), width="stretch")
+    c1.vega_lite_chart(
+        vega_lite_spec(training_chart(model, measure="vocabulary size", step=k)), width="stretch"
+    )
+    c2.vega_lite_chart(
+        vega_lite_spec(training_chart(model, measure="corpus tokens", step=k)), width="stretch"
+    )
+    c3.vega_lite_chart(vega_lite_spec(merge_count_chart(model, step=k)), width="stretch")
 
 
 def _highlight_chosen(row: pd.Series) -> list[str]:

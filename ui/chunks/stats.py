@@ -7,6 +7,7 @@ import streamlit as st
 from tokenizer_core.bpe import plural
 from tokenizer_core.chunking import ChunkResult, chunk_stats
 from tokenizer_core.chunking.charts import chunk_size_histogram, chunk_sizes_along
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 
 def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> None:
@@ -27,5 +28,7 @@ def stats_section(result: ChunkResult, doc_tokens: int, limit: int | None) -> No
             help=f"Setting: {plural(result.overlap, 'token')}. Measured on the shared text of each pair of chunks.",
         )  # fmt: skip
     c1, c2 = st.columns(2)
-    c1.altair_chart(chunk_size_histogram(result.chunks, size=result.size, limit=limit), width="stretch")
-    c2.altair_chart(chunk_sizes_along(result.chunks, size=result.size), width="stretch")
+    c1.vega_lite_chart(
+        vega_lite_spec(chunk_size_histogram(result.chunks, size=result.size, limit=limit)), width="stretch"
+    )
+    c2.vega_lite_chart(vega_lite_spec(chunk_sizes_along(result.chunks, size=result.size)), width="stretch")

@@ -14,6 +14,7 @@ from tokenizer_core.datasets.charts import histogram_chart, histogram_frame, ici
 from tokenizer_core.datasets.detect import shape_label
 from tokenizer_core.datasets.result import Cost, RowRef
 from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 from .options import chosen_epochs
 from .source import shown_text
@@ -183,7 +184,7 @@ def _histogram(m: ModelSummary) -> None:
     panel = facet.spec.copy()
     panel.data = facet.data
     panel = panel.properties(width="container", height=180, title=f"{m.name}: rows by tokens")
-    st.altair_chart(panel, width="stretch", height=240, key="datasets_histogram")
+    st.vega_lite_chart(vega_lite_spec(panel), width="stretch", height=240, key="datasets_histogram")
     if histogram_frame([m])["limit"].notna().any():
         st.caption("The red dashed line is the limit (the window, or the budget when smaller).")
 
@@ -223,7 +224,7 @@ def _repository(result: DatasetResult, m: ModelSummary) -> None:
     depths = len({n.depth for n in icicle_nodes(paths, tokens)}) or 1
     # an explicit height: a chart at the container's width is otherwise drawn with no room for its bands
     chart = icicle_chart(paths, tokens).properties(height=36 * depths)
-    st.altair_chart(chart, width="stretch", height=36 * depths + 70, key="datasets_icicle")
+    st.vega_lite_chart(vega_lite_spec(chart), width="stretch", height=36 * depths + 70, key="datasets_icicle")
     st.caption("Folders and files by tokens: each band is a folder depth, each box as wide as its tokens.")
     if repo.fits is None:
         st.info(f"{m.name} has no known context window.", icon=":material/info:")

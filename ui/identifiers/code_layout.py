@@ -9,6 +9,7 @@ from tokenizer_core import Tokenizer
 from tokenizer_core.identifiers import LAYOUT_DEFINITIONS, IdentifierAnalysis
 from tokenizer_core.identifiers.charts import indentation_chart, kind_share_chart, layout_breakdown_chart
 from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 from .analysis import cached_layout
 
@@ -25,9 +26,11 @@ def layout_tab(
     cols[3].metric("Comment-only lines", f"{stats.comment_lines:,}")
     cols[4].metric("Docstrings", f"{stats.docstrings:,}")
     c1, c2 = st.columns(2)
-    c1.altair_chart(layout_breakdown_chart(report, analysis.tokenizer_names), width="stretch")
-    c2.altair_chart(indentation_chart(report, analysis.tokenizer_names), width="stretch")
-    st.altair_chart(kind_share_chart(analysis), width="stretch")
+    c1.vega_lite_chart(
+        vega_lite_spec(layout_breakdown_chart(report, analysis.tokenizer_names)), width="stretch"
+    )
+    c2.vega_lite_chart(vega_lite_spec(indentation_chart(report, analysis.tokenizer_names)), width="stretch")
+    st.vega_lite_chart(vega_lite_spec(kind_share_chart(analysis)), width="stretch")
     with st.expander("How these numbers are measured", icon=":material/functions:", expanded=True):
         st.markdown(
             "Every figure is a difference of two exact token counts of whole files:\n\n"

@@ -10,6 +10,7 @@ from tokenizer_core import Tokenizer, split_identifier
 from tokenizer_core.identifiers import IdentifierAnalysis, style_summary
 from tokenizer_core.identifiers.charts import rewrite_chart, style_tokens_chart
 from tokenizer_core.tokenizers import escape_markdown, markdown_code
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 from .analysis import cached_naming, cached_rewrites
 
@@ -44,16 +45,17 @@ def styles_tab(
     c1, c2 = st.columns(2)
     with c1:
         if summaries:
-            st.altair_chart(style_tokens_chart(summaries, analysis.tokenizer_ids, analysis.tokenizer_names),
-                            width="stretch")  # fmt: skip
+            chart = style_tokens_chart(summaries, analysis.tokenizer_ids, analysis.tokenizer_names)
+            st.vega_lite_chart(vega_lite_spec(chart), width="stretch")
             st.caption("Mean tokens of a name alone in each style found in the code. Styles differ in length "
                        "too: hover a bar for the mean characters and tokens per character.")  # fmt: skip
         else:
             st.info("No identifiers in code to group by style.")
     with c2:
         rewrites = cached_rewrites(code, language, ids, toks)
-        st.altair_chart(
-            rewrite_chart(rewrites, analysis.tokenizer_ids, analysis.tokenizer_names), width="stretch"
+        st.vega_lite_chart(
+            vega_lite_spec(rewrite_chart(rewrites, analysis.tokenizer_ids, analysis.tokenizer_names)),
+            width="stretch",
         )
         st.caption(
             "Every identifier of two or more words in the code (builtins left alone) rewritten in one style, and "

@@ -21,6 +21,7 @@ from tokenizer_core.identifiers import (
 )
 from tokenizer_core.identifiers.charts import top_identifiers_chart
 from tokenizer_core.tokenizers import markdown_code
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 from .naming import naming_table
 
@@ -103,8 +104,10 @@ def identifiers_tab(analysis: IdentifierAnalysis, toks: list[Tokenizer]) -> None
         persist_state="session",
     )
     measure = "file" if sort == "file" else "alone"
-    st.altair_chart(top_identifiers_chart(rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n,
-                                          measure=measure), width="stretch")  # fmt: skip
+    chart = top_identifiers_chart(
+        rows, analysis.tokenizer_ids, analysis.tokenizer_names, top_n=top_n, measure=measure
+    )
+    st.vega_lite_chart(vega_lite_spec(chart), width="stretch")
     st.subheader("Coloured token splits")
     mode = st.segmented_control(
         "Split of", ["the name alone", "the name in the code"], default="the name alone", key="identifiers_split_mode", persist_state="session",

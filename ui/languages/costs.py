@@ -12,6 +12,7 @@ from tokenizer_core.catalog.rates import exact, round_money
 from tokenizer_core.languages.charts import cost_chart
 from tokenizer_core.languages.costs import COST_DEFINITION, Workload, cost_rows_csv, cost_table
 from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 
 from ..model_picker import model_picker
 from ..models import PICKER_NOTES, picker_entries
@@ -101,7 +102,7 @@ def cost_section(chosen: list[Language], base: str, base_name: str) -> None:
         f"{workload.output_tokens:,.0f} output tokens in {base_name})"
     )
     if costs:
-        st.altair_chart(cost_chart(costs, workload_label=label), width="stretch")
+        st.vega_lite_chart(vega_lite_spec(cost_chart(costs, workload_label=label)), width="stretch")
     # cents rounded half up here, exactly: the table's format would round the float (15.995 -> 15.99)
     pivot = pd.DataFrame(
         [

@@ -3,13 +3,13 @@ the chart and the CSV download, and the context window they are measured against
 
 from __future__ import annotations
 
-import altair as alt
 import pyarrow as pa
 import streamlit as st
 
 from tokenizer_core import BUILTINS, CountRow, Tokenizer
 from tokenizer_core.catalog.choices import TokenizerGroup, shared_tokenizer_note
 from tokenizer_core.tokenizers import escape_markdown
+from tokenizer_core.tokenizers.vega import vega_lite_spec
 from tokenizer_core.workspace import CONTEXT_WINDOWS, rows_to_csv
 from tokenizer_core.workspace.charts import token_count_chart, token_count_data
 from tokenizer_core.workspace.chat import rule_notes
@@ -113,20 +113,10 @@ CHART_DATA = "token_counts"  # the name of the counts chart's dataset in its Veg
 
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
 def _chart_template(tokenizers: tuple[tuple[str, str], ...], _rows: list[CountRow]) -> dict:
-    # Building the Altair chart and validating its spec took ~40-60 ms of CPU on every keystroke,
-    # while only the counts change: the spec depends on the tokenizers (names, colours) alone.
-    spec = token_count_chart(_rows).to_dict()
-    # Streamlit draws an Altair chart under the "none" theme, not Altair's default, and keeps its
-    # data apart from the spec: the same here.
-    if alt.theme.active == "default":
-        for key, value in alt.theme.get()().get("config", {}).get("view", {}).items():
-            if spec.get("config", {}).get("view", {}).get(key) == value:
-                del spec["config"]["view"][key]
-        if spec.get("config", {}).get("view") == {}:
-            del spec["config"]["view"]
-        if spec.get("config") == {}:
-            del spec["config"]
-    spec.pop("datasets", None)
+    # Building the Altair chart took ~40-60 ms of CPU on every keystroke, while only the counts
+    # change: the spec depends on the tokenizers (names, colours) alone.
+    spec = vega_lite_spec(token_count_chart(_rows))
+    spec.pop("datasets")
     spec["data"] = {"name": CHART_DATA}
     return spec
 
