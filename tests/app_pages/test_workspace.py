@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.conftest import ENTRY, builtin, shown_counts, token_views
+from tests.conftest import ENTRY, builtin, ok, shown_counts, token_views
 from tests.picker_helpers import choose
 from tokenizer_core.tokenizers import load_sample
 from tokenizer_core.workspace import pack_text, unpack_text
@@ -354,6 +354,16 @@ def test_a_sessions_own_tokenizer_is_counted_by_the_rerun_alone(app):
 
 def _df(at, column):
     return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_save_as_a_version_keeps_the_text_typed_since_the_button_was_drawn(app):
+    """Typing reruns the counts at once and the sections below (versions among them) after a
+    pause: a click on Save in that pause must save the text in the box, not the one the button
+    was drawn with."""
+    set_text(app, "The text the sections were drawn with.")
+    app.session_state["workspace_text"] = "Typed since, not yet drawn below."  # what the box sent
+    ok(app.button(key="workspace_version_save").click().run())
+    assert [v.text for v in app.session_state["workspace_versions"]] == ["Typed since, not yet drawn below."]
 
 
 def test_two_versions_side_by_side_with_the_right_delta(app):

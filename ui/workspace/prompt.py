@@ -114,6 +114,14 @@ def chat_prompt(
     )  # fmt: skip
 
 
+def prompt_now() -> PromptVersion:
+    """The prompt as it stands now, for a button's callback: the text typed since the page's
+    sections were last drawn included (typing redraws them only after a pause)."""
+    mode = st.session_state.get("workspace_mode", "text")
+    messages = current_messages("workspace_chat") if mode == "chat" else []
+    return prompt_version(mode, st.session_state.get("workspace_text", ""), messages)
+
+
 def prompt_version(mode: str, text: str, messages: list[Message]) -> PromptVersion:
     """The prompt on the page as a version: the text, or the chat and its tools."""
     tools = st.session_state.get("workspace_chat_tools", "") or ""

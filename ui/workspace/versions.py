@@ -21,6 +21,7 @@ from ..failures import show_failure
 from ..fast_first import rerun_parts
 from ..prices import prices_for
 from .chat_editor import set_messages
+from .prompt import prompt_now
 from .state import WORKSPACE
 
 VERSIONS = "workspace_versions"  # list of PromptVersion (checked), this session
@@ -37,7 +38,8 @@ def set_versions(vs: list[PromptVersion]) -> None:
     st.session_state[VERSIONS] = list(vs[:MAX_VERSIONS])
 
 
-def _save(current: PromptVersion) -> None:
+def _save() -> None:
+    current = prompt_now()  # not the prompt this button was drawn with: typing may have gone on
     vs = versions()
     if len(vs) >= MAX_VERSIONS:
         return
@@ -128,7 +130,7 @@ def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[s
         "Version name", key="workspace_version_name", persist_state="session", placeholder=f"v{len(pvs) + 1}"
     )
     c2.button("Save the prompt as a version", key="workspace_version_save", icon=":material/bookmark_add:",
-              on_click=_save, args=(current,), disabled=len(pvs) >= MAX_VERSIONS)  # fmt: skip
+              on_click=_save, disabled=len(pvs) >= MAX_VERSIONS)  # fmt: skip
     if len(pvs) >= MAX_VERSIONS:
         st.caption(
             f"{MAX_VERSIONS} versions saved, the most the workspace holds: remove one to save another."
