@@ -57,7 +57,7 @@ def prompt_sections(
     of the prompt as last drawn."""
     context_share_section(window, state)  # the documents' third common mistake
     current = prompt_version(state.mode, state.text, state.messages)
-    versions_section(current, choices, toks)
+    versions_section(choices, toks)
     workspace_file_section(current_workspace(choices, state.mode, state.text, state.messages))
     share_section(
         [c.id for c in choices], state.text, window, mode=state.mode, messages=state.messages,

@@ -122,7 +122,7 @@ def _table(rows: list[dict]) -> None:
                    "the price editor beside the cost table.")  # fmt: skip
 
 
-def versions_section(current: PromptVersion, choices: list[Choice], toks: dict[str, Tokenizer]) -> None:
+def versions_section(choices: list[Choice], toks: dict[str, Tokenizer]) -> None:
     st.subheader("Prompt versions side by side")
     pvs = versions()
     c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
