@@ -4,7 +4,8 @@ The pages send `vega_lite_spec(chart)` (tokenizer_core/tokenizers/vega.py) to `s
 no schema check on each run, and no lock shared by the sessions. Here each chart a page builds is
 caught on its way there and converted again by Streamlit's own Altair path, which checks the
 spec against the Vega-Lite schema: the two specs must be the same but for the datasets' names,
-and each name must hold the same table (the same Arrow bytes as Streamlit would send).
+and each name must hold the same table (the same Arrow bytes as Streamlit would send). And each
+chart gives Altair its channels as objects, which it does not have to look up in its schema.
 """
 
 from __future__ import annotations
@@ -34,6 +35,26 @@ def drawn(monkeypatch):
         if getattr(module, "vega_lite_spec", None) is real:
             monkeypatch.setattr(module, "vega_lite_spec", catch)
     return charts
+
+
+@pytest.fixture
+def matched(monkeypatch):
+    """What the charts built while the fixture lives gave Altair to match against its schema: a
+    string ("n:Q") or dict given to `encode` instead of a channel object. Altair then looks through
+    all its schema's classes for each, a few milliseconds per string on every run of the page."""
+    from altair.utils import core
+    from altair.utils.schemapi import SchemaBase
+
+    found = []
+    wrap = core._ChannelCache._wrap_in_channel
+
+    def spy(self, obj, encoding):
+        if not isinstance(obj, (SchemaBase, list, tuple)):  # a list's items come back here one by one
+            found.append(f"{encoding}={obj!r}")
+        return wrap(self, obj, encoding)
+
+    monkeypatch.setattr(core._ChannelCache, "_wrap_in_channel", spy)
+    return found
 
 
 def canonical(spec: dict, tables: dict[str, bytes]) -> tuple[str, list[bytes]]:
@@ -94,10 +115,13 @@ PAGES = [  # the page, the state it opens with, what shows the rest of its chart
 
 
 @pytest.mark.parametrize(("page", "state", "more", "at_least"), PAGES)
-def test_every_chart_is_what_streamlit_draws_from_the_altair_chart(drawn, page, state, more, at_least):
+def test_every_chart_is_what_streamlit_draws_from_the_altair_chart(
+    drawn, matched, page, state, more, at_least
+):
     at = open_app(page, state=state)
     if more:
         more(at)
     assert len(drawn) >= at_least
     for chart in drawn:
         same_as_streamlit(chart)
+    assert matched == []  # each channel given as an object (see `matched`)

@@ -36,7 +36,7 @@ def _step_rule(step: int | None) -> alt.Chart | None:
     return (
         alt.Chart(pd.DataFrame({"merges": [step]}))
         .mark_rule(color="#d1242f", strokeDash=[4, 3])
-        .encode(x="merges:Q", tooltip=[alt.Tooltip("merges:Q", title="current step")])
+        .encode(x=alt.X("merges:Q"), tooltip=[alt.Tooltip("merges:Q", title="current step")])
     )
 
 
@@ -82,7 +82,7 @@ def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = F
         y=y,
         tooltip=[
             alt.Tooltip("merges:Q", title="rank", format=","),
-            "pair:N",
+            alt.Tooltip("pair:N"),
             alt.Tooltip("count:Q", format=","),
         ],
     )

@@ -67,10 +67,10 @@ def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | Non
         .mark_bar(color="#4c78a8")
         .encode(
             x=alt.X("lo:Q", title="tokens per chunk", scale=alt.Scale(domain=[0, top + step], nice=False)),
-            x2="hi:Q",
+            x2=alt.X2("hi:Q"),
             # whole chunks: integer ticks only (no 0.5 chunk on a short axis)
             y=alt.Y("chunks:Q", title="chunks", axis=alt.Axis(tickMinStep=1, format="d")),
-            y2=alt.datum(0),  # bars rise from zero (with x2 set, Vega-Lite would lay them flat)
+            y2=alt.Y2Datum(0),  # bars rise from zero (with x2 set, Vega-Lite would lay them flat)
             tooltip=[
                 alt.Tooltip("range:N", title="tokens"),
                 alt.Tooltip("chunks:Q", title="chunks", format=","),
@@ -85,7 +85,7 @@ def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | Non
         alt.Chart(rules)
         .mark_rule(strokeDash=[4, 3], strokeWidth=2)
         .encode(
-            x="at:Q",
+            x=alt.X("at:Q"),
             color=alt.Color("what:N", scale=alt.Scale(range=["#d1242f", "#8250df"]), title=None,
                             legend=alt.Legend(orient="top")),
             tooltip=[alt.Tooltip("what:N", title="line")],
@@ -167,6 +167,8 @@ def _sizes_along_grouped(chunks: Sequence[Chunk], *, size: int) -> alt.LayerChar
 def _with_budget(chart: alt.Chart, size: int) -> alt.LayerChart:
     """`chart` with a dashed rule at the budget."""
     rule = (
-        alt.Chart(pd.DataFrame({"at": [size]})).mark_rule(color="#d1242f", strokeDash=[4, 3]).encode(y="at:Q")
+        alt.Chart(pd.DataFrame({"at": [size]}))
+        .mark_rule(color="#d1242f", strokeDash=[4, 3])
+        .encode(y=alt.Y("at:Q"))
     )
     return (chart + rule).properties(height=300, padding=PADDING, title="Tokens per chunk along the document")

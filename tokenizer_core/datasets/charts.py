@@ -55,7 +55,7 @@ def histogram_chart(models: Sequence[ModelSummary], *, width: int | str = "conta
     data = histogram_frame(models)
     bars = alt.Chart().mark_bar().encode(
         x=alt.X("from:Q", title="Tokens per row", bin="binned"),
-        x2="to:Q",
+        x2=alt.X2("to:Q"),
         y=alt.Y("rows:Q", title="Rows"),
         tooltip=[alt.Tooltip("model:N"), alt.Tooltip("from:Q", title="from", format=","),
                  alt.Tooltip("to:Q", title="to", format=","), alt.Tooltip("rows:Q", format=",")],
@@ -63,7 +63,7 @@ def histogram_chart(models: Sequence[ModelSummary], *, width: int | str = "conta
     rule = (
         alt.Chart()
         .mark_rule(color="#d62728", strokeDash=[4, 3])
-        .encode(x="limit:Q", tooltip=[alt.Tooltip("limit:Q", title="window or budget", format=",")])
+        .encode(x=alt.X("limit:Q"), tooltip=[alt.Tooltip("limit:Q", title="window or budget", format=",")])
     )
     layered = alt.layer(bars, rule, data=data).properties(width=width, height=140)
     return layered.facet(row=alt.Row("model:N", title=None)).resolve_scale(x="independent")
@@ -137,12 +137,14 @@ def icicle_chart(
     )  # fmt: skip
     base = alt.Chart(data).encode(
         x=alt.X("x0:Q", title="Tokens", axis=alt.Axis(format="~s")),
-        x2="x1:Q",
+        x2=alt.X2("x1:Q"),
         y=alt.Y("depth:O", title="Folder depth", axis=alt.Axis(labels=False, ticks=False)),
         tooltip=[alt.Tooltip("path:N"), alt.Tooltip("kind:N"), alt.Tooltip("tokens:Q", format=",")],
     )
     boxes = base.mark_rect(stroke="white", strokeWidth=1).encode(color=alt.Color("top:N", legend=None))
-    labels = base.mark_text(align="left", dx=3, fontSize=10, color="white").encode(x="x0:Q", text="label:N")
+    labels = base.mark_text(align="left", dx=3, fontSize=10, color="white").encode(
+        x=alt.X("x0:Q"), text=alt.Text("label:N")
+    )
     chart = alt.LayerChart(layer=[boxes, labels])
     return chart.properties(width=width, height=32 * max(1, data["depth"].nunique()))
 

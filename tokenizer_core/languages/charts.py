@@ -97,10 +97,12 @@ def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.Layer
     # The text colour follows the colour the cell really got from the scale.
     labels = base.mark_text(fontSize=11).encode(
         text=alt.Text("label:N"),
-        color=alt.condition(
-            f"luminance(scale('color', datum.premium)) < {DARK_CELL:.4f}",
-            alt.value("white"),
-            alt.value("black"),
+        color=alt.ColorValue(  # an object, not alt.condition's dict: Altair would match that to its schema
+            "black",
+            condition={
+                "test": f"luminance(scale('color', datum.premium)) < {DARK_CELL:.4f}",
+                "value": "white",
+            },
         ),
     )
     return (cells + labels).properties(
