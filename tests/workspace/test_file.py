@@ -6,6 +6,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core.workspace.chat import CHAT_FORMATS, Message, count_request
@@ -52,6 +54,41 @@ def test_diff_marks_the_changed_words_and_their_tokens():
     page = diff_html(diff_regions("<b>x</b> one", "<img src=x onerror=alert(1)> two", tok))
     assert {t for t in re.findall(r"</?([a-z]+)", page)} == {"div", "del", "ins", "sup"}  # only our own tags
     assert "&lt;" in page and "img src=" in page
+
+
+WORDS = st.lists(st.sampled_from(["a", "b", "cat", " ", "\n", ".", "é", "猫"]), max_size=30).map("".join)
+
+
+@given(old=WORDS, new=WORDS)
+def test_a_diff_gives_back_both_texts_and_changes_only_what_differs(old, new):
+    regions = diff_regions(old, new)
+    assert "".join(r.old for r in regions) == old and "".join(r.new for r in regions) == new
+    for r in regions:
+        assert (
+            (r.old == r.new)
+            if r.tag == "equal"
+            else (r.old != r.new and r.tag in ("replace", "delete", "insert"))
+        )
+    tags = [r.tag for r in regions]
+    assert all(not (x == y == "equal") for x, y in zip(tags, tags[1:]))  # kept text is one region
+    assert any(r.tag != "equal" for r in regions) == (old != new)
+
+
+def test_one_change_in_a_long_repeated_prompt_is_that_word_alone():
+    # Shared starts and ends are kept out of the matcher (its time grows with the square of the
+    # words a text repeats); the change found is the same
+    long = "Answer in one short sentence, and cite the page.\n" * 300
+    edited = long.replace("short", "long", 1)
+    assert [(r.tag, r.old, r.new) for r in diff_regions(long, edited)] == [
+        ("equal", "Answer in one ", "Answer in one "),
+        ("replace", "short", "long"),
+        ("equal", long[len("Answer in one short") :], long[len("Answer in one short") :]),
+    ]
+    assert [r.tag for r in diff_regions(long, long)] == ["equal"]
+    assert [(r.tag, r.new) for r in diff_regions(long, long + "Thanks.")] == [
+        ("equal", long),
+        ("insert", "Thanks."),
+    ]
 
 
 def test_workspace_file_round_trip():
