@@ -85,9 +85,13 @@ def workspace_file_section(current: Workspace) -> None:
     ):  # fmt: skip
         c1, c2 = st.columns(2, vertical_alignment="bottom")
         c1.download_button(
-            # Built on click, not on every keystroke's rerun (it holds the whole text). No rerun
-            # on click: a run started by the click could retire the file before the browser has it.
-            "Save the workspace (JSON)", lambda: save_workspace(current), file_name="prompt_workspace.json",
+            # The file itself, not a function that makes it on click: Streamlit names a file by its
+            # content, so a run that draws the same workspace (opening this expander, any click
+            # elsewhere) keeps the name the browser holds, and a replaced file is kept one more run.
+            # A function's file is dropped as soon as a run draws the button again, and a click in
+            # between downloaded nothing. This section is drawn after a pause in typing, not on
+            # every keystroke. No rerun on click: nothing here changes then.
+            "Save the workspace (JSON)", save_workspace(current), file_name="prompt_workspace.json",
             mime="application/json", icon=":material/download:", key="workspace_ws_save", on_click="ignore",
         )  # fmt: skip
         c2.file_uploader(
