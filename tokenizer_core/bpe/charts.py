@@ -30,6 +30,10 @@ def training_frame(model: BPEModel) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _present(*charts: alt.Chart | None) -> list[alt.Chart]:
+    return [c for c in charts if c is not None]
+
+
 def _step_rule(step: int | None) -> alt.Chart | None:
     if step is None:
         return None
@@ -57,9 +61,8 @@ def training_chart(model: BPEModel, *, measure: str, step: int | None = None) ->
     )
     title = "Vocabulary size" if measure == "vocabulary size" else "Corpus length in tokens"
     rule = _step_rule(step)
-    chart = line + rule if rule is not None else alt.layer(line)
-    assert isinstance(chart, alt.LayerChart)  # layering two plain charts gives a LayerChart
-    return chart.properties(height=220, padding=PADDING, title=title)
+    # one layered chart with its properties: `.properties` on it would build it again
+    return alt.LayerChart(layer=_present(line, rule), height=220, padding=PADDING, title=title)
 
 
 def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = False) -> alt.LayerChart:
@@ -88,9 +91,9 @@ def merge_count_chart(model: BPEModel, *, step: int | None = None, log: bool = F
     )
     marks = base.mark_bar(color="#1a7f37") if few else base.mark_line(color="#1a7f37")
     rule = _step_rule(step)
-    chart = marks + rule if rule is not None else alt.layer(marks)
-    assert isinstance(chart, alt.LayerChart)  # layering two plain charts gives a LayerChart
-    return chart.properties(height=220, padding=PADDING, title="Count of each merge")
+    return alt.LayerChart(
+        layer=_present(marks, rule), height=220, padding=PADDING, title="Count of each merge"
+    )
 
 
 __all__ = ["merge_count_chart", "training_chart", "training_frame"]

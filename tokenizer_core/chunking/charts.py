@@ -91,7 +91,7 @@ def chunk_size_histogram(chunks: Sequence[Chunk], *, size: int, limit: int | Non
             tooltip=[alt.Tooltip("what:N", title="line")],
         )
     )  # fmt: skip
-    return (bars + rule).properties(height=300, padding=PADDING, title="Chunk sizes")
+    return alt.LayerChart(layer=[bars, rule], height=300, padding=PADDING, title="Chunk sizes")
 
 
 ALONG_MAX_ROWS = 2_000  # above this many chunks the chart shows groups of consecutive chunks
@@ -171,4 +171,6 @@ def _with_budget(chart: alt.Chart, size: int) -> alt.LayerChart:
         .mark_rule(color="#d1242f", strokeDash=[4, 3])
         .encode(y=alt.Y("at:Q"))
     )
-    return (chart + rule).properties(height=300, padding=PADDING, title="Tokens per chunk along the document")
+    return alt.LayerChart(
+        layer=[chart, rule], height=300, padding=PADDING, title="Tokens per chunk along the document"
+    )

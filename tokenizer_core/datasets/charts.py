@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import altair as alt
 import pandas as pd
@@ -50,7 +51,9 @@ def histogram_frame(models: Sequence[ModelSummary]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "from", "to", "rows", "limit"])
 
 
-def histogram_chart(models: Sequence[ModelSummary], *, width: int | str = "container") -> alt.FacetChart:
+def histogram_chart(
+    models: Sequence[ModelSummary], *, width: int | Literal["container"] = "container"
+) -> alt.FacetChart:
     """Rows by tokens, one panel per model; a red dashed rule at the model's window or budget."""
     data = histogram_frame(models)
     bars = alt.Chart().mark_bar().encode(
@@ -65,7 +68,7 @@ def histogram_chart(models: Sequence[ModelSummary], *, width: int | str = "conta
         .mark_rule(color="#d62728", strokeDash=[4, 3])
         .encode(x=alt.X("limit:Q"), tooltip=[alt.Tooltip("limit:Q", title="window or budget", format=",")])
     )
-    layered = alt.layer(bars, rule, data=data).properties(width=width, height=140)
+    layered = alt.LayerChart(layer=[bars, rule], data=data, width=width, height=140)
     return layered.facet(row=alt.Row("model:N", title=None)).resolve_scale(x="independent")
 
 
@@ -124,7 +127,7 @@ def icicle_nodes(
 
 
 def icicle_chart(
-    paths: Sequence[str], tokens: Sequence[int], *, width: int | str = "container"
+    paths: Sequence[str], tokens: Sequence[int], *, width: int | Literal["container"] = "container"
 ) -> alt.LayerChart:
     """A repository's tokens by folder: one band per folder depth, each box as wide as its tokens."""
     nodes = icicle_nodes(paths, tokens)
@@ -145,8 +148,7 @@ def icicle_chart(
     labels = base.mark_text(align="left", dx=3, fontSize=10, color="white").encode(
         x=alt.X("x0:Q"), text=alt.Text("label:N")
     )
-    chart = alt.LayerChart(layer=[boxes, labels])
-    return chart.properties(width=width, height=32 * max(1, data["depth"].nunique()))
+    return alt.LayerChart(layer=[boxes, labels], width=width, height=32 * max(1, data["depth"].nunique()))
 
 
 __all__ = ["IcicleNode", "box_label", "histogram_chart", "histogram_frame", "icicle_chart", "icicle_nodes"]

@@ -105,7 +105,8 @@ def premium_heatmap(rows: Sequence[LanguageRow], *, base_name: str) -> alt.Layer
             },
         ),
     )
-    return (cells + labels).properties(
+    return alt.LayerChart(
+        layer=[cells, labels],
         height=alt.Step(22),
         padding=PADDING,
         title=alt.TitleParams(

@@ -39,4 +39,6 @@ def token_count_chart(rows: Sequence[CountRow]) -> alt.LayerChart:
         ],
     )
     labels = base.mark_text(align="left", dx=4).encode(text=alt.Text("tokens:Q", format=","))
-    return (bars + labels).properties(height=alt.Step(30), padding=PADDING, title="Tokens per tokenizer")
+    return alt.LayerChart(
+        layer=[bars, labels], height=alt.Step(30), padding=PADDING, title="Tokens per tokenizer"
+    )
