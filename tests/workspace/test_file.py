@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import builtin
 from tokenizer_core.workspace.chat import CHAT_FORMATS, Message, count_request
+from tokenizer_core.workspace.diff import WORD_MATCH_BUDGET
 from tokenizer_core.workspace.file import (
     FORMAT,
     PromptVersion,
@@ -88,6 +89,21 @@ def test_one_change_in_a_long_repeated_prompt_is_that_word_alone():
     assert [(r.tag, r.new) for r in diff_regions(long, long + "Thanks.")] == [
         ("equal", long),
         ("insert", "Thanks."),
+    ]
+
+
+def test_changed_lines_too_large_to_match_word_by_word_are_one_change():
+    old, new = "x " * 2_000 + "\nkept\n", "y " * 2_000 + "\nkept\n"  # 4,000 x 4,000 words > the budget
+    assert WORD_MATCH_BUDGET < 4_000 * 4_000
+    assert [(r.tag, r.old, r.new) for r in diff_regions(old, new)] == [
+        ("replace", "x " * 2_000 + "\n", "y " * 2_000 + "\n"),
+        ("equal", "kept\n", "kept\n"),
+    ]
+    small_old, small_new = "x " * 20 + "\nkept\n", "x " * 19 + "y \nkept\n"  # within it: the word changed
+    assert [(r.tag, r.old, r.new) for r in diff_regions(small_old, small_new)] == [
+        ("equal", "x " * 19, "x " * 19),
+        ("replace", "x", "y"),
+        ("equal", " \nkept\n", " \nkept\n"),
     ]
 
 
