@@ -30,6 +30,8 @@ BENCHES = [
     "vision",
     "upload",
     "charts",
+    "diff",
+    "reruns",
 ]
 
 
