@@ -34,9 +34,12 @@ def refs(tmp_path_factory):
     return ordinary_references(tmp_path_factory.mktemp("tiktoken-cache"))
 
 
-# Every special-token string splintr knows for any of the native-path vocabularies, and every
-# one those tokenizers have: each must count as plain text in every family.
-ALL_SPECIALS = sorted(set().union(*(splintr_special_strings(t) for t in NATIVE_IDS)))
+@pytest.fixture(scope="module")
+def all_specials() -> list[str]:
+    """Every special-token string splintr knows for any of the native-path vocabularies, and every
+    one those tokenizers have: each must count as plain text in every family. (A fixture, not a
+    module constant: reading them takes seconds, which every test process would spend collecting.)"""
+    return sorted(set().union(*(splintr_special_strings(t) for t in NATIVE_IDS)))
 
 
 def _mixed_lines(n_chars: int, *, seed: int = 0) -> str:
@@ -113,13 +116,13 @@ def test_engine_special_token_text_counts_as_text_in_a_large_text(refs, tid):
 
 @settings(max_examples=12)
 @given(data=st.data())
-def test_every_special_string_is_text_in_random_large_texts(refs, data):
+def test_every_special_string_is_text_in_random_large_texts(refs, all_specials, data):
     """Property: every special-token string of every native-path engine, each at a random spot
     in a random wrapping, and random text at random spots, in a text above NATIVE_MIN_CHARS."""
     rnd = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
-    spots = [rnd.randrange(len(BASE) + 1) for _ in ALL_SPECIALS]
-    wraps = [rnd.choice(WRAPS) for _ in ALL_SPECIALS]
-    order = rnd.sample(ALL_SPECIALS, len(ALL_SPECIALS))
+    spots = [rnd.randrange(len(BASE) + 1) for _ in all_specials]
+    wraps = [rnd.choice(WRAPS) for _ in all_specials]
+    order = rnd.sample(all_specials, len(all_specials))
     extra = data.draw(st.lists(st.tuples(st.integers(0, len(BASE)), texts), max_size=20))
     text = _with_every_special(
         BASE, spots + [s for s, _ in extra], wraps + ["{}"] * len(extra), list(order) + [t for _, t in extra]

@@ -8,6 +8,8 @@ num_tokens_from_messages; Mistral's is mistral-common's own encoder, run in the 
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -91,7 +93,8 @@ def test_openai_rule_is_the_cookbooks(tid):
     assert c.parts == () and not c.format.rendered
 
 
-def _mistral_reference():
+@functools.cache  # read when a test first asks, not by every test process as it collects (2 s)
+def mistral_reference():
     """mistral-common's own chat encoder over the same Tekken file the registry reads."""
     import mistral_common
     from mistral_common.protocol.instruct.messages import SystemMessage, UserMessage
@@ -107,7 +110,6 @@ def _mistral_reference():
     return encode
 
 
-MISTRAL = _mistral_reference()
 plain = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=60).filter(
     lambda t: t.strip()
 )
@@ -117,7 +119,7 @@ plain = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_siz
 def test_mistral_v3_equals_mistral_common(user, system):
     c = count_chat(builtin("tekken"), user, system)
     assert c.format.id == "mistral_v3"
-    assert c.total == len(MISTRAL(user, system))
+    assert c.total == len(mistral_reference()(user, system))
 
 
 @given(user=plain, system=st.one_of(st.just(""), plain))
@@ -141,7 +143,7 @@ def test_special_token_text_in_a_message_stays_text():
     qwen = builtin("qwen")
     expected = 3 + sum(qwen.count(t) for t in ("user\n" + SNEAKY, "\n", "assistant\n"))
     assert count_chat(qwen, SNEAKY, format_id="qwen3").total == expected
-    assert count_chat(builtin("tekken"), SNEAKY).total == len(MISTRAL(SNEAKY))
+    assert count_chat(builtin("tekken"), SNEAKY).total == len(mistral_reference()(SNEAKY))
 
 
 def test_llama_trims_messages_and_the_overhead_says_so():
