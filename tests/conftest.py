@@ -56,10 +56,13 @@ _scan_components_once()
 # run's events for the last one (Streamlit 1.67, `local_script_runner.require_widgets_deltas`).
 # That list holds an event per message the page sends, so on a large page the waiting thread took
 # the interpreter from the script thread about a thousand times a second for a scan that grows with
-# the run: in a profile of tests/app_pages, 7.6% of all samples. The same wait, on the run's own
-# SHUTDOWN event.
+# the run: in a profile of tests/app_pages, 7.6% of all samples. The same wait, woken by the run's
+# SHUTDOWN event, and looking at the list every 50 ms besides: a signal calls the receivers it had
+# when the event was sent, so an end sent just before this wait's receiver was connected reaches
+# only the list (an event alone missed it once, in a full run, and waited out the run's timeout).
 def _wait_for_runs_on_their_event() -> None:
     import threading
+    import time
 
     from streamlit.runtime.scriptrunner import ScriptRunnerEvent
     from streamlit.testing.v1 import local_script_runner
@@ -71,16 +74,18 @@ def _wait_for_runs_on_their_event() -> None:
             if event == ScriptRunnerEvent.SHUTDOWN:
                 ended.set()
 
+        deadline = time.monotonic() + timeout
         runner.on_event.connect(on_event, weak=False)
         try:
-            # connected first, then checked: an end that came before the connection is in the list
-            if runner.script_stopped() or ended.wait(timeout):
-                return
+            while not runner.script_stopped():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    runner.request_stop()  # as Streamlit's own wait does when a run outlasts its timeout
+                    runner.join()
+                    raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+                ended.wait(min(left, 0.05))
         finally:
             runner.on_event.disconnect(on_event)
-        runner.request_stop()  # as Streamlit's own wait does when a run outlasts its timeout
-        runner.join()
-        raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
 
     local_script_runner.require_widgets_deltas = require_widgets_deltas
 
