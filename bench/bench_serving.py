@@ -344,6 +344,10 @@ class Session:
         out = Rerun(0.0, 0)
         deadline = t0 + timeout
         rest: tuple[str, str] | None = None  # (signal widget id, token): the page asks for the rest
+        # Runs started (each begins with a new_session message), and how many had started when this
+        # client last sent something: a run that started before that ends without it, and the page
+        # is only drawn by a run after it (under load, a run may end just before the message lands).
+        runs, runs_at_send = 0, -1
         # A new session's saved-work element asks what this browser kept (ui/saved_work.py), and its
         # run waits for the answer: this client keeps nothing, so it answers at once as an empty
         # browser does, then says "go".
@@ -357,6 +361,7 @@ class Session:
             kind = fm.WhichOneof("type")
             if kind == "new_session":
                 self.session_id = fm.new_session.initialize.session_id
+                runs += 1
             elif kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "delta" and fm.delta.WhichOneof("type") == "add_block":
@@ -365,6 +370,7 @@ class Session:
                     # (ui/fast_first.py, `FastFirst.first_view`): say so, as the page's JavaScript does once it drew it
                     self._answered_first_view = True
                     await self._send(None)
+                    runs_at_send = runs
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 el = fm.delta.new_element
                 ek = el.WhichOneof("type")
@@ -382,19 +388,20 @@ class Session:
                     restore = _restore_answer(wid, data) if wid.endswith("-_saved_work") else None
                     if restore is not None:
                         await self._send(None, event=restore)
+                        runs_at_send = runs
                 if element is not None and element(ek, proto):
                     out.seconds = time.perf_counter() - t0
                     return out
             elif kind == "script_finished":
                 status = ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished)
-                if status != "FINISHED_EARLY_FOR_RERUN":
+                if status != "FINISHED_EARLY_FOR_RERUN" and runs > runs_at_send:
                     out.seconds = time.perf_counter() - t0
                     out.first_seconds = out.first_seconds or out.seconds
                     if rest is None:
                         return out
                     # as the page's script does once the counts are painted: ask for the rest
                     await self._send(None, event=(rest[0], "drawn", rest[1]))
-                    rest = None
+                    runs_at_send, rest = runs, None
 
 
 def _restore_answer(wid: str, data: object) -> tuple[str, str, object] | None:
