@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import ok, open_app
+from ui.workspace.file import WS_EXPANDER
 
 SHOWN = {  # the page -> the downloads it shows as it opens
     None: ["Download counts (CSV)", "Save the workspace (JSON)"],
@@ -43,7 +44,7 @@ def test_the_workspace_file_keeps_its_address_while_the_workspace_is_the_same():
     at = open_app()
     first = _workspace_file(at)
     assert first.url and not first.deferred_file_id
-    at.session_state["workspace_ws_expander"] = True  # as opening it does, which reruns the page
+    at.session_state[WS_EXPANDER] = True  # as opening it does, which reruns the page
     ok(at.run())
     assert _workspace_file(at).url == first.url
     at.session_state["workspace_text"] = "A different prompt."  # what the text box sends: another file

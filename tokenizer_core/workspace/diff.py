@@ -53,12 +53,13 @@ def diff_regions(old: str, new: str, tokenizer: Tokenizer | None = None) -> list
     a_lines, b_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     for tag, i1, i2, j1, j2 in _opcodes(a_lines, b_lines):
         o, n = "".join(a_lines[i1:i2]), "".join(b_lines[j1:j2])
-        a, b = ([], []) if tag == "equal" else (_WORDS.findall(o), _WORDS.findall(n))
-        if tag == "equal" or len(a) * len(b) > budget:
-            pieces.append((tag, o, n))
-            continue
-        budget -= len(a) * len(b)
-        pieces += [(t, "".join(a[k1:k2]), "".join(b[l1:l2])) for t, k1, k2, l1, l2 in _opcodes(a, b)]
+        if tag != "equal":
+            a, b = _WORDS.findall(o), _WORDS.findall(n)
+            if len(a) * len(b) <= budget:
+                budget -= len(a) * len(b)
+                pieces += [(t, "".join(a[k1:k2]), "".join(b[l1:l2])) for t, k1, k2, l1, l2 in _opcodes(a, b)]
+                continue
+        pieces.append((tag, o, n))
     out: list[DiffRegion] = []
     for tag, o, n in pieces:
         if tag == "equal" and out and out[-1].tag == "equal":  # a changed line's kept words, then kept lines
