@@ -9,6 +9,7 @@ FAIL when the CI variable is set.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -205,6 +206,8 @@ class AppPage:
         self.page = page
         self.base_url = base_url
         self.finished = 0
+        # The app's last messages, for a timeout's report: (seconds, type, detail).
+        self.heard: collections.deque[tuple[float, str, str]] = collections.deque(maxlen=12)
         self.rest_asked: str | None = None  # the last request for the rest of a page (ui/fast_first.py)
         self.dialogs: list[str] = []
         self.offsite: list[str] = []  # requests to any host but the app's (fonts, icons, ...)
@@ -234,15 +237,19 @@ class AppPage:
             msg = self._ForwardMsg.FromString(bytes(payload))
         except self._DecodeError:
             return
-        if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "bidi_component":
+        kind = msg.WhichOneof("type") or "?"
+        if kind == "delta" and self.heard and self.heard[-1][1] == "deltas":  # many in a row: one entry
+            self.heard[-1] = (self.heard[-1][0], "deltas", str(int(self.heard[-1][2]) + 1))
+        elif kind == "delta":
+            self.heard.append((time.monotonic(), "deltas", "1"))
+        else:
+            self.heard.append((time.monotonic(), kind, str(getattr(msg, kind, "")).replace("\n", " ")[:50]))
+        if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "bidi_component":
             component = msg.delta.new_element.bidi_component
             if component.component_name.endswith("tw_fast_first") and component.json:
                 data = json.loads(component.json)  # the page's last request, or none ("token": null)
                 self.rest_asked = data.get("token", self.rest_asked)
-        if (
-            msg.WhichOneof("type") == "script_finished"
-            and msg.script_finished != self._ForwardMsg.FINISHED_EARLY_FOR_RERUN
-        ):
+        if kind == "script_finished" and msg.script_finished != self._ForwardMsg.FINISHED_EARLY_FOR_RERUN:
             self.finished += 1
 
     def run(self, action: Callable[[], object], timeout_s: float = 60.0) -> None:
@@ -252,9 +259,21 @@ class AppPage:
         action()
         while self.finished <= before:
             if time.monotonic() - start > timeout_s:
-                raise TimeoutError("the app did not finish a run")
+                raise TimeoutError(
+                    f"the app did not finish a run in {timeout_s:.0f} s; {self._report(start)}"
+                )
             self.page.wait_for_timeout(20)
         self.settle(timeout_s)
+
+    def _report(self, since: float) -> str:
+        """What the page shows and what the app last sent: for a timeout's message."""
+        state = self.page.evaluate(
+            """() => ({script: document.querySelector("[data-testid='stApp']")?.dataset.testScriptState,
+                      status: document.querySelector("[data-testid='stStatusWidget']")?.innerText,
+                      exceptions: document.querySelectorAll("[data-testid='stException']").length})"""
+        )
+        heard = "; ".join(f"{t - since:+.1f} s {kind} {detail}".rstrip() for t, kind, detail in self.heard)
+        return f"the page: {state}; the app's last messages (s from the action): {heard or 'none'}"
 
     def settle(self, timeout_s: float = 60.0) -> None:
         """Wait until no run is going, no element is loading its script, and no part of the page
@@ -262,10 +281,10 @@ class AppPage:
         that drew a page's fast part asks for the rest two frames after it is painted, once its
         script has seen the request (which a busy browser may run some frames late). The request
         is read from the websocket between two looks, so each look asks for the newest."""
-        deadline, calm = time.monotonic() + timeout_s, 0
+        start, calm = time.monotonic(), 0
         while calm < 4:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the page did not settle")
+            if time.monotonic() > start + timeout_s:
+                raise TimeoutError(f"the page did not settle in {timeout_s:.0f} s; {self._report(start)}")
             calm = calm + 1 if self.page.evaluate(_CALM, self.rest_asked) else 0
 
     def goto(self, path: str = "", query: str = "") -> None:
