@@ -100,10 +100,11 @@ settings.load_profile("default")
 ALL_IDS = list(BUILTINS)
 
 # Tests that start a real app server (and, for tests/e2e, Chromium). In pytest-xdist processes
-# (`python -m pytest -n 3`) they form two units of work, each run one test after another in one
-# process with a server and a browser of its own, while the third process starts on the other
-# tests. A browser test waits on the app and the browser part of its time, so three processes
-# keep the two cores busier than two: the whole run took 1,074 s with -n 3 and 1,148 s with -n 2.
+# (`python -m pytest -n 4`) they form four units of work, each run one test after another in one
+# process with a server and a browser of its own; the other tests, file by file, go to whichever
+# process is free. A browser test waits on the app and the browser part of its time, so more
+# processes than cores keep the two cores busy, and units of about equal length end together,
+# leaving the last minutes to the small files.
 SERVER_TESTS = (
     "tests/e2e/",
     "tests/test_e2e_logcheck.py",
@@ -111,19 +112,25 @@ SERVER_TESTS = (
     "tests/ui/test_serving_jobs.py",
     "tests/ui/test_session_memory.py",
 )
-SECOND_SERVER_FROM = "tests/e2e/test_m"  # browser test files named from here on: the second unit
+# Where each server unit after the first begins, by the browser test files' names (about a quarter
+# of the browser tests' time each: the saved-work and settings files are the two largest).
+SERVER_UNIT_STARTS = ("tests/e2e/test_f", "tests/e2e/test_s", "tests/e2e/test_sh")
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test is sent to a test process in: the server tests in two units, any
+    """The unit of work a test is sent to a test process in: the server tests in four units, any
     other test with the rest of its file (a module's fixtures, a Dask cluster for one, start once).
 
     >>> work_unit("tests/bpe/test_io.py::test_x[a]"), work_unit("tests/e2e/test_bpe_browser.py::t")
     ('tests/bpe/test_io.py', 'server 1')
+    >>> work_unit("tests/e2e/test_settings_browser.py::t"), work_unit("tests/ui/test_serving_jobs.py::t")
+    ('server 3', 'server 4')
     """
     if not nodeid.startswith(SERVER_TESTS):
         return nodeid.split("::", 1)[0]
-    return "server 1" if "tests/e2e/" < nodeid < SECOND_SERVER_FROM else "server 2"
+    if not nodeid.startswith("tests/e2e/"):
+        return f"server {len(SERVER_UNIT_STARTS) + 1}"
+    return f"server {1 + sum(nodeid >= start for start in SERVER_UNIT_STARTS)}"
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, called when -n is given
