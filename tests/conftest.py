@@ -100,11 +100,12 @@ settings.load_profile("default")
 ALL_IDS = list(BUILTINS)
 
 # Tests that start a real app server (and, for tests/e2e, Chromium). In pytest-xdist processes
-# (`python -m pytest -n 4`) they form four units of work, each run one test after another in one
-# process with a server and a browser of its own; the other tests, file by file, go to whichever
-# process is free. A browser test waits on the app and the browser part of its time, so more
-# processes than cores keep the two cores busy, and units of about equal length end together,
-# leaving the last minutes to the small files.
+# (`python -m pytest -n 3`) they form two units of work, each run one test after another in one
+# process with a server and a browser of its own, while the third process starts on the other
+# tests. A browser test waits on the app and the browser part of its time, so three processes
+# keep the two cores busier than two: the whole run took 1,074 s with -n 3 and 1,148 s with -n 2.
+# Four processes with four server units ended together but took as long as three (678 s against
+# 682 s here): what they saved in idle time, the fourth browser and server spent in CPU.
 SERVER_TESTS = (
     "tests/e2e/",
     "tests/test_e2e_logcheck.py",
@@ -112,19 +113,22 @@ SERVER_TESTS = (
     "tests/ui/test_serving_jobs.py",
     "tests/ui/test_session_memory.py",
 )
-# Where each server unit after the first begins, by the browser test files' names (about a quarter
-# of the browser tests' time each: the saved-work and settings files are the two largest).
-SERVER_UNIT_STARTS = ("tests/e2e/test_f", "tests/e2e/test_s", "tests/e2e/test_sh")
+# Where each server unit after the first begins, by the browser test files' names: the two units
+# take about the same CPU (measured per test: 509 and 455 CPU s when the second began at test_m).
+SERVER_UNIT_STARTS = ("tests/e2e/test_la",)
+# Units that take long for one test, sent out right after the server units so that they do not
+# end the run: mypy over tokenizer_core (about 20 s).
+EARLY_UNITS = ("tests/test_types.py",)
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test is sent to a test process in: the server tests in four units, any
+    """The unit of work a test is sent to a test process in: the server tests in two units, any
     other test with the rest of its file (a module's fixtures, a Dask cluster for one, start once).
 
     >>> work_unit("tests/bpe/test_io.py::test_x[a]"), work_unit("tests/e2e/test_bpe_browser.py::t")
     ('tests/bpe/test_io.py', 'server 1')
     >>> work_unit("tests/e2e/test_settings_browser.py::t"), work_unit("tests/ui/test_serving_jobs.py::t")
-    ('server 3', 'server 4')
+    ('server 2', 'server 2')
     """
     if not nodeid.startswith(SERVER_TESTS):
         return nodeid.split("::", 1)[0]
@@ -137,7 +141,7 @@ def work_unit(nodeid: str) -> str:
 def pytest_xdist_make_scheduler(config, log):
     # xdist's own `--dist loadgroup` marks a group by renaming a test's node id, which pytest 9
     # no longer allows; its load-scope scheduler with our units does the same. The server units go
-    # out first (one to each process), then the rest, largest first.
+    # out first (one to each process), then the early units, then the rest, largest first.
     from xdist.scheduler import LoadScopeScheduling
 
     class ByUnit(LoadScopeScheduling):
@@ -145,7 +149,10 @@ def pytest_xdist_make_scheduler(config, log):
             return work_unit(nodeid)
 
         def _assign_work_unit(self, node) -> None:
-            for unit in [u for u in self.workqueue if u.startswith("server")]:  # the longest, first
+            first = [u for u in self.workqueue if u.startswith("server")] + [
+                u for u in EARLY_UNITS if u in self.workqueue
+            ]
+            for unit in reversed(first):  # the server units, the longest, first; then the early ones
                 self.workqueue.move_to_end(unit, last=False)
             super()._assign_work_unit(node)
 
