@@ -64,6 +64,17 @@ def is_connected(session_id: str) -> bool:
     return runtime is not None and runtime.is_active_session(session_id)
 
 
+def is_running(session_id: str) -> bool:
+    """True while a script run of the session is going: a tab that has left can leave a run behind
+    (Streamlit does not stop it), and that run still reads the session's state."""
+    runtime = _runtime()
+    try:
+        info = None if runtime is None else runtime._session_mgr.get_session_info(session_id)
+    except AttributeError:  # a runtime (or a test's stand-in) that cannot say: none runs
+        return False
+    return info is not None and getattr(info.session, "_scriptrunner", None) is not None
+
+
 def _end_own_tokenizers(state: Any) -> None:
     """End the processes of the session's own tokenizers (each upload runs in one), whatever
     else still holds them."""
@@ -122,12 +133,17 @@ class SessionStates:
             return list(self._states)
 
     def ended(self, now: float, grace: float) -> list[str]:
-        """Noted sessions without a connected tab for more than `grace` seconds."""
+        """Noted sessions without a connected tab for more than `grace` seconds, and no run going
+        (emptying the state under a run breaks it: "dictionary changed size during iteration")."""
         out = []
         for sid in self.known():
             if is_connected(sid):
                 with self._lock:
                     self._gone_since.pop(sid, None)
+                continue
+            if is_running(sid):  # its grace goes on; it is emptied at a sweep after the run
+                with self._lock:
+                    self._gone_since.setdefault(sid, now)
                 continue
             with self._lock:
                 since = self._gone_since.setdefault(sid, now)
@@ -150,7 +166,7 @@ class SessionStates:
             self._gone_since.pop(session_id, None)
             self._ended.add(session_id)
         if state is not None:
-            # no script of the session runs: Streamlit stopped it when its tab went (grace ago)
+            # no script of the session runs (`ended` leaves out a session with a run going)
             _end_own_tokenizers(state)
             state.clear()
             _clear_widget_metadata(state)

@@ -126,3 +126,40 @@ def test_sessions_emptied_after_their_grace_count_as_gone_while_streamlit_still_
     watch.check(t + 30)
     assert watch.states.known() == [] and KeepingRuntime.kept == ["a", "b"]
     assert calls == ["caches", "trim"]  # nobody left for the app: caches emptied, memory back
+
+
+class RunningRuntime(KeepingRuntime):
+    """A runtime whose sessions may have a script run going (`running`)."""
+
+    running: set[str] = set()
+
+    @classmethod
+    def instance(cls):
+        runtime = super().instance()
+        runtime._session_mgr.get_session_info = lambda sid: types.SimpleNamespace(
+            session=types.SimpleNamespace(id=sid, _scriptrunner=object() if sid in cls.running else None)
+        )
+        return runtime
+
+
+def test_a_session_whose_run_is_still_going_is_emptied_only_after_the_run(monkeypatch):
+    """A tab that left can leave its run going; emptying the state under it broke that run (the
+    server logged "dictionary changed size during iteration" from st.selectbox)."""
+    import time
+
+    import streamlit.runtime
+
+    monkeypatch.setattr(streamlit.runtime, "Runtime", RunningRuntime)
+    monkeypatch.setattr(st.cache_data, "clear", lambda: None)
+    monkeypatch.setattr(ui.jobs, "_trim_heap", lambda: None)
+    RunningRuntime.kept, RunningRuntime.connected, RunningRuntime.running = ["a", "b"], set(), {"a"}
+    watch = ui.jobs._SessionWatch()
+    a_state, b_state = {"text": "x"}, {"text": "y"}
+    watch.states._states.update(a=a_state, b=b_state)
+    t = time.monotonic()
+    watch.check(t)
+    watch.check(t + 30)  # past the grace: b is emptied, a's run still reads its state
+    assert watch.states.known() == ["a"] and a_state == {"text": "x"} and b_state == {}
+    RunningRuntime.running = set()  # the run ended
+    watch.check(t + 32)
+    assert watch.states.known() == [] and a_state == {}
