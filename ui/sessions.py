@@ -141,13 +141,9 @@ class SessionStates:
                 with self._lock:
                     self._gone_since.pop(sid, None)
                 continue
-            if is_running(sid):  # its grace goes on; it is emptied at a sweep after the run
-                with self._lock:
-                    self._gone_since.setdefault(sid, now)
-                continue
             with self._lock:
                 since = self._gone_since.setdefault(sid, now)
-            if now - since > grace:
+            if now - since > grace and not is_running(sid):  # a run going: at a sweep after it
                 out.append(sid)
         return out
 

@@ -206,8 +206,8 @@ class AppPage:
         self.page = page
         self.base_url = base_url
         self.finished = 0
-        # The app's last messages, for a timeout's report: (seconds, type, detail).
-        self.heard: collections.deque[tuple[float, str, str]] = collections.deque(maxlen=12)
+        # The app's last messages, for a timeout's report: [seconds, type, detail or a count of deltas].
+        self.heard: collections.deque[list] = collections.deque(maxlen=12)
         self.rest_asked: str | None = None  # the last request for the rest of a page (ui/fast_first.py)
         self.dialogs: list[str] = []
         self.offsite: list[str] = []  # requests to any host but the app's (fonts, icons, ...)
@@ -239,11 +239,10 @@ class AppPage:
             return
         kind = msg.WhichOneof("type") or "?"
         if kind == "delta" and self.heard and self.heard[-1][1] == "deltas":  # many in a row: one entry
-            self.heard[-1] = (self.heard[-1][0], "deltas", str(int(self.heard[-1][2]) + 1))
-        elif kind == "delta":
-            self.heard.append((time.monotonic(), "deltas", "1"))
+            self.heard[-1][2] += 1
         else:
-            self.heard.append((time.monotonic(), kind, str(getattr(msg, kind, "")).replace("\n", " ")[:50]))
+            detail = 1 if kind == "delta" else str(getattr(msg, kind, "")).replace("\n", " ")[:50]
+            self.heard.append([time.monotonic(), "deltas" if kind == "delta" else kind, detail])
         if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "bidi_component":
             component = msg.delta.new_element.bidi_component
             if component.component_name.endswith("tw_fast_first") and component.json:
