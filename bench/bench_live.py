@@ -38,10 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+from bench.browser import launch  # noqa: E402
 
 WATCH = """([label, want]) => { window.__twSeen = null;
   const resolve = (t) => { window.__twSeen = t; };
@@ -178,7 +175,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         ref = Path(tmp) / "reference_page.py"
         ref.write_text(REFERENCE_PAGE.format(root=str(ROOT)), encoding="utf-8")
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
+        browser = launch(pw)
         servers = [(ref, ROOT, ["reference"]), (ROOT / "streamlit_app.py", ROOT, ["workspace", RERUN])]
         if args.before:
             servers.append((args.before.resolve() / "streamlit_app.py", args.before.resolve(), [BEFORE]))

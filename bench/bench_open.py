@@ -51,10 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+from bench.browser import launch  # noqa: E402
 
 # Parts of the home page, in page order: a name, a CSS selector of what shows it drawn, and a
 # text it must contain ("" for any text, None when any match will do).
@@ -318,9 +315,7 @@ def main() -> None:
         rows = {name: [] for name in servers}
         kinds = {name: "hello" if name == "hello" else "app" for name in servers}
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True
-            )
+            browser = launch(pw)
             for name, (_, url) in servers.items():  # warm: tokenizers loaded, static files read once
                 open_tab(browser, url, kinds[name])
             for i in range(tabs):

@@ -15,7 +15,7 @@
 3. Payload of the view alone, computed in Python: the old HTML for three tokenizers against the
    component's data (`view_payload`), same segments.
 
-Needs Debian's Chromium at /usr/bin/chromium and the `playwright` package (never
+Needs Debian's Chromium (bench/browser.py) and the `playwright` package (never
 `playwright install`).
 """
 
@@ -38,12 +38,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.browser import launch  # noqa: E402
 from bench.corpus import english_prose  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 PAGES = ["", "bpe", "languages", "identifiers", "chunks"]
 
 
@@ -168,7 +165,7 @@ def main(argv: list[str]) -> int:
     reruns = 1 if args.quick else 3
     print(f"text: {len(text.encode()):,} bytes of English prose; app: {args.root}")
     with server(args.root.resolve()) as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
+        browser = launch(pw)
         page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
         page.set_default_timeout(60_000)
         wire = Wire(page)

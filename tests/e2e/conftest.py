@@ -1,9 +1,7 @@
 """Real-browser fixtures: one `streamlit run` server and one Chromium per test session.
 
-Chromium is Debian's headless shell (`apt-get install chromium-headless-shell`), else its full
-Chromium; `playwright install` is never used. The headless shell is the same Blink without the
-browser's own windowing: a page load costs about a quarter less CPU, and the browser tests are
-bound by CPU on two cores. Without Chromium the browser tests skip with a message on a laptop, and
+Chromium is Debian's (bench/browser.py: its headless shell, else its full Chromium); `playwright
+install` is never used. Without Chromium the browser tests skip with a message on a laptop, and
 FAIL when the CI variable is set.
 """
 
@@ -13,7 +11,6 @@ import collections
 import contextlib
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -27,39 +24,24 @@ from pathlib import Path
 
 import pytest
 
+from bench.browser import CHROMIUM_ARGS, MISSING, chromium_path
 from tests.e2e.logcheck import SERVER_FLAGS, log_problems
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 # A count on a page: a card of the workspace's (tokenizer_core/workspace/count_cards.py) or a
 # metric (the other pages); inside one, its value and its label (take the first match: a
 # metric holds Markdown of its own).
 COUNT = ".st-key-workspace_counts [data-testid=stMarkdown], [data-testid=stMetric]"
 COUNT_VALUE = "h3, [data-testid=stMetricValue]"
 COUNT_LABEL = "[data-testid=stMarkdownContainer] > p:first-child, [data-testid=stMetricLabel]"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
-
-def chromium_path() -> str | None:
-    """`CHROMIUM` if it exists, else Debian's headless shell or full Chromium on the PATH."""
-    if Path(CHROMIUM).exists():
-        return CHROMIUM
-    return shutil.which("chromium-headless-shell") or shutil.which("chromium")
 
 
 def _chromium_or_skip() -> str:
     if path := chromium_path():
         return path
-    msg = (
-        f"Chromium not found at {CHROMIUM}. Install Debian's package: "
-        "`sudo apt-get install chromium-headless-shell` (never `playwright install`)."
-    )
     if os.environ.get("CI"):
-        pytest.fail("CI is set and the browser tests cannot run: " + msg, pytrace=False)
-    pytest.skip(msg)
+        pytest.fail("CI is set and the browser tests cannot run: " + MISSING, pytrace=False)
+    pytest.skip(MISSING)
 
 
 def _free_port() -> int:
