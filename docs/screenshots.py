@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import CHROMIUM_ARGS, AppPage, chromium_path, streamlit_server  # noqa: E402
+from bench.browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from tests.e2e.conftest import AppPage, streamlit_server  # noqa: E402
 
 PAGES = ["", "datasets", "bpe", "inside", "languages", "identifiers", "chunks"]
 WIDTHS = [400, 1400]
