@@ -185,14 +185,51 @@ def test_other_providers_batch_files_are_recognised_and_checked(shape, line):
         == {"gemini-batch": "Google", "mistral-batch": "Mistral", "anthropic-batch": "Anthropic"}[shape]
     )
     assert any("its id repeats line 1's" in p.text for p in v.problems)
-    # OpenAI and Anthropic document that ids are unique; Google and Mistral do not: a warning there
-    assert v.accepted == (shape != "anthropic-batch") and v.warnings == (shape != "anthropic-batch")
+    # OpenAI, Anthropic and Mistral document that ids are unique; Google does not: a warning there
+    assert v.accepted == (shape == "gemini-batch") and v.warnings == (shape == "gemini-batch")
     if shape == "anthropic-batch":
         assert r.not_counted and not r.models
         assert any("Anthropic publishes no tokenizer" in u for u in v.unchecked)
     else:
         m = r.model(model)
         assert m.rows == 2 and m.total > 0 and m.output_ceiling == 80
+
+
+GEMINI = {"request": {"contents": [{"role": "user", "parts": [{"text": "Hello"}]}]}}
+MISTRAL = {"body": {"max_tokens": 40, "messages": [{"role": "user", "content": "Hello"}]}}
+
+
+@pytest.mark.parametrize("shape,line,field,model", [
+    ("gemini-batch", GEMINI, "key", "gemini-2.5-flash"),
+    ("mistral-batch", MISTRAL, "custom_id", "mistral-large-2411"),
+])  # fmt: skip
+def test_a_request_without_an_id_is_counted_and_warned_not_refused(shape, line, field, model):
+    """Google's guide names no rule that a line has a key, and Mistral's schema marks custom_id
+    optional: a line without one is counted, and the verdict accepts the file with a warning (each
+    guide gives every line one, to find its answer). A file whose lines all lack it is still
+    recognised."""
+    named = [{field: "a", **line}, line, {field: "c", **line}]
+    r = count_dataset(jsonl(named), [model], name="x.jsonl", engine="local")
+    assert r.shape == shape and r.model(model).rows == 3
+    v = r.verdict
+    assert v.accepted and (v.rejects, v.warnings) == (0, 1)
+    assert [(p.line, p.severity) for p in v.problems] == [(2, "warn")]
+    assert v.problems[0].text.startswith(f'it has no "{field}"')
+    alone = count_dataset(jsonl([line] * 3), [model], name="x.jsonl", engine="local")
+    assert alone.shape == shape and alone.model(model).rows == 3
+    assert alone.verdict.accepted and alone.verdict.warnings == 3
+
+
+def test_an_openai_batch_request_without_a_custom_id_is_still_refused():
+    """OpenAI's Batch guide requires a custom_id on every request (unlike Google's and Mistral's)."""
+    line = {"method": "POST", "url": "/v1/chat/completions",
+            "body": {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]}}  # fmt: skip
+    r = count_dataset(
+        jsonl([{"custom_id": "a", **line}, line]), ["gpt-4o-mini"], name="x.jsonl", engine="local"
+    )
+    assert r.shape == "batch"
+    assert not r.verdict.accepted
+    assert [(p.line, p.severity) for p in r.verdict.problems] == [(2, "reject")]
 
 
 def test_fine_tuning_format_checks_follow_openais_notebook():

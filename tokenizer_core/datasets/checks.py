@@ -156,9 +156,12 @@ def repeats(facts: FileFacts) -> dict[int, str]:
     return out
 
 
-# Whose batch files must have unique ids, as their documents say (OpenAI: custom_id; Anthropic:
-# custom_id). Google and Mistral document no such rule: a repeat there is a warning.
-UNIQUE_IDS = ("batch", "anthropic-batch")
+# Whose batch files must have unique ids, as their documents say (OpenAI, Anthropic and Mistral:
+# custom_id). Google documents no such rule: a repeat there is a warning.
+UNIQUE_IDS = ("batch", "mistral-batch", "anthropic-batch")
+# Where a line may go without an id (Google's guide names no rule; Mistral's schema marks custom_id
+# optional), though each guide gives every line one: its field, for the warning.
+OPTIONAL_IDS = {"gemini-batch": "key", "mistral-batch": "custom_id"}
 # Whose files must be JSON lines (OpenAI's Batch and fine-tuning guides, Google's and Mistral's batch
 # guides). Anthropic's batch requests are sent as one JSON body, so an array is its own shape.
 JSONL_ONLY = ("batch", "finetune", "gemini-batch", "mistral-batch")
@@ -310,10 +313,15 @@ def judge(
     for i, texts in sorted(flags.items()):
         for t in texts:
             add(Problem(int(facts.lines[i]), facts.ids[i], t, "reject"))
-    if facts.shape in ("gemini-batch", "mistral-batch"):
+    if facts.shape == "gemini-batch":
         for i, text in sorted(repeats(facts).items()):
             add(Problem(int(facts.lines[i]), facts.ids[i], text.replace("(ids must be unique)", "(the answers to "
                         "the two cannot be told apart)"), "warn"))  # fmt: skip
+    if field := OPTIONAL_IDS.get(facts.shape):
+        for i, rid in enumerate(facts.ids):
+            if rid == f"line {int(facts.lines[i])}":  # no id given (see `repeats`)
+                add(Problem(int(facts.lines[i]), rid, f'it has no "{field}": {provider}\'s guide gives every '
+                            "request one, to find its answer in the results", "warn"))  # fmt: skip
     if model is not None:
         checked.append(f"each row against {model}'s limits")
         for i, (severity, text) in sorted(limits.items()):

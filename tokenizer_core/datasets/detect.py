@@ -116,11 +116,15 @@ def _json_shape(objs: Sequence[object]) -> str:
     def most(*keys: str) -> bool:
         return sum(all(k in o for k in keys) for o in dicts) * 2 >= len(dicts)
 
-    if most("custom_id", "body"):  # OpenAI's lines say where they go; Mistral's do not
+    def most_hold(key: str, inner: str) -> bool:  # a `key` object holding `inner`, its id left out
+        return sum(isinstance(o.get(key), dict) and inner in o[key] for o in dicts) * 2 >= len(dicts)
+
+    # OpenAI's lines say where they go; Mistral's do not
+    if most("custom_id", "body") or most_hold("body", "messages"):
         return "batch" if most("url") or most("method") else "mistral-batch"
     if most("custom_id", "params"):
         return "anthropic-batch"
-    if most("key", "request"):
+    if most("key", "request") or most_hold("request", "contents"):
         return "gemini-batch"
     if sum(isinstance(o.get("messages"), list) for o in dicts) * 2 >= len(dicts):
         return "finetune"

@@ -29,13 +29,8 @@ from .jsonwords import json_problem
 CHAT_SHAPES = ("batch", "finetune", "gemini-batch", "mistral-batch", "anthropic-batch")
 BATCH_KEYS = ("custom_id", "method", "url", "body")
 # OpenAI Batch: the endpoints a batch may call (the Batch guide, "Create batch" in the API reference)
-BATCH_ENDPOINTS = (
-    "/v1/responses",
-    "/v1/chat/completions",
-    "/v1/embeddings",
-    "/v1/completions",
-    "/v1/moderations",
-)
+BATCH_ENDPOINTS = ("/v1/responses", "/v1/chat/completions", "/v1/embeddings", "/v1/completions",
+                   "/v1/moderations")  # fmt: skip
 # OpenAI embeddings (API reference, "Create embeddings"): inputs per request
 MAX_EMBEDDING_INPUTS = 2_048
 # Anthropic Message Batches ("Create a Message Batch" in its API reference): a custom_id's pattern
@@ -373,8 +368,10 @@ def _request(rid: str, line: int, body: dict, *, url: str, method: str, problems
                    problems=tuple(problems))  # fmt: skip
 
 
-def _row_id(obj: dict, line: int, key: str = "custom_id", why: str = "") -> tuple[str, list[str]]:
-    """A row's id (its line when it has none) and, when it has none, that problem.
+def _row_id(
+    obj: dict, line: int, key: str = "custom_id", why: str = "", required: bool = True
+) -> tuple[str, list[str]]:
+    """A row's id (its line when it has none) and, when it has none and one is `required`, that problem.
 
     ``_row_id({"custom_id": "a"}, 3) -> ("a", [])``; ``_row_id({}, 3) -> ("line 3", ['it has no "custom_id"'])``
     """
@@ -383,7 +380,7 @@ def _row_id(obj: dict, line: int, key: str = "custom_id", why: str = "") -> tupl
         return value, []
     if value is not None and value != "":
         return str(value)[:200], [f'its "{key}" is {json.dumps(value)[:40]}, not a text{why}']
-    return f"line {line}", [f'it has no "{key}"{why}']
+    return f"line {line}", [f'it has no "{key}"{why}'] if required else []
 
 
 def batch_row(obj: dict, line: int) -> Row | str:
@@ -409,8 +406,8 @@ def batch_row(obj: dict, line: int) -> Row | str:
 
 def mistral_batch_row(obj: dict, line: int) -> Row | str:
     """A row of a Mistral batch file: ``{"custom_id", "body": {"messages", "max_tokens"}}``
-    (the model is chosen when the job is created, not per line)."""
-    rid, problems = _row_id(obj, line)
+    (the model is chosen when the job is created, not per line); ``custom_id`` optional, as in Mistral's schema."""
+    rid, problems = _row_id(obj, line, required=False)
     body = obj.get("body")
     if not isinstance(body, dict):
         return 'it has no "body" object'
@@ -438,8 +435,8 @@ def _gemini_parts(parts: object, images: list[ImagePart], notes: list[str]) -> s
 
 
 def gemini_batch_row(obj: dict, line: int) -> Row | str:
-    """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}``."""
-    rid, problems = _row_id(obj, line, key="key")
+    """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}`` (no rule says a key is needed)."""
+    rid, problems = _row_id(obj, line, key="key", required=False)
     req = obj.get("request")
     if not isinstance(req, dict):
         return 'it has no "request" object'
