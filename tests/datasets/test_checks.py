@@ -220,6 +220,14 @@ def test_a_request_without_an_id_is_counted_and_warned_not_refused(shape, line, 
     assert alone.verdict.accepted and alone.verdict.warnings == 3
 
 
+def test_a_gemini_key_that_is_not_a_text_is_its_id_and_not_refused():
+    """Google's guide shows text keys but names no rule for them: a number is the row's id."""
+    r = count_dataset(jsonl([{"key": 5, **GEMINI}, {"key": "b", **GEMINI}]), ["gemini-2.5-flash"],
+                      name="x.jsonl", engine="local")  # fmt: skip
+    assert r.shape == "gemini-batch" and r.verdict.accepted and r.verdict.problems == ()
+    assert r.model("gemini-2.5-flash").rows == 2
+
+
 def test_an_openai_batch_request_without_a_custom_id_is_still_refused():
     """OpenAI's Batch guide requires a custom_id on every request (unlike Google's and Mistral's)."""
     line = {"method": "POST", "url": "/v1/chat/completions",

@@ -435,8 +435,9 @@ def _gemini_parts(parts: object, images: list[ImagePart], notes: list[str]) -> s
 
 
 def gemini_batch_row(obj: dict, line: int) -> Row | str:
-    """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}`` (no rule says a key is needed)."""
-    rid, problems = _row_id(obj, line, key="key", required=False)
+    """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}``. Google names no
+    rule for the key: the verdict warns of a missing one, and any other value is the row's id."""
+    rid, problems = _row_id(obj, line, key="key")[0], []
     req = obj.get("request")
     if not isinstance(req, dict):
         return 'it has no "request" object'
