@@ -437,7 +437,7 @@ def _gemini_parts(parts: object, images: list[ImagePart], notes: list[str]) -> s
 def gemini_batch_row(obj: dict, line: int) -> Row | str:
     """A row of a Gemini batch file: ``{"key", "request": {"contents": [{"role", "parts"}]}}``. Google names no
     rule for the key: the verdict warns of a missing one, and any other value is the row's id."""
-    rid, problems = _row_id(obj, line, key="key")[0], []
+    rid = _row_id(obj, line, key="key")[0]
     req = obj.get("request")
     if not isinstance(req, dict):
         return 'it has no "request" object'
@@ -467,7 +467,7 @@ def gemini_batch_row(obj: dict, line: int) -> Row | str:
     # candidateCount: that many answers, each billed as output (Google's GenerationConfig)
     choices = _positive_int(config.get("candidateCount", config.get("candidate_count"))) or 1
     return Row(rid, line, messages=tuple(messages), max_tokens=max_tokens, images=tuple(images),
-               notes=tuple(dict.fromkeys(notes)), problems=tuple(problems), choices=choices)  # fmt: skip
+               notes=tuple(dict.fromkeys(notes)), choices=choices)  # fmt: skip
 
 
 def anthropic_batch_row(obj: dict, line: int) -> Row | str:
