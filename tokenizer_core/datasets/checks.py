@@ -143,13 +143,19 @@ class FileFacts:
     json_array: bool = False  # a JSON array of requests or examples, not JSON lines
 
 
+def without_id(facts: FileFacts) -> set[int]:
+    """The rows that gave no id: reading named each by its line ("line 3")."""
+    return {i for i, rid in enumerate(facts.ids) if rid == f"line {int(facts.lines[i])}"}
+
+
 def repeats(facts: FileFacts) -> dict[int, str]:
     """Each repeat of a row's id after its first: row index -> sentence."""
     out: dict[int, str] = {}
     first: dict[str, int] = {}
+    unnamed = without_id(facts)  # said on their own (when read, or by the verdict)
     for i, rid in enumerate(facts.ids):
-        if rid == f"line {int(facts.lines[i])}":
-            continue  # no id given: said when the row was read
+        if i in unnamed:
+            continue
         j = first.setdefault(rid, i)
         if j != i:
             out[i] = f"its id repeats line {int(facts.lines[j]):,}'s (ids must be unique)"
@@ -318,10 +324,9 @@ def judge(
             add(Problem(int(facts.lines[i]), facts.ids[i], text.replace("(ids must be unique)", "(the answers to "
                         "the two cannot be told apart)"), "warn"))  # fmt: skip
     if field := OPTIONAL_IDS.get(facts.shape):
-        for i, rid in enumerate(facts.ids):
-            if rid == f"line {int(facts.lines[i])}":  # no id given (see `repeats`)
-                add(Problem(int(facts.lines[i]), rid, f'it has no "{field}": {provider}\'s guide gives every '
-                            "request one, to find its answer in the results", "warn"))  # fmt: skip
+        for i in sorted(without_id(facts)):
+            add(Problem(int(facts.lines[i]), facts.ids[i], f'it has no "{field}": {provider}\'s guide gives every '
+                        "request one, to find its answer in the results", "warn"))  # fmt: skip
     if model is not None:
         checked.append(f"each row against {model}'s limits")
         for i, (severity, text) in sorted(limits.items()):
@@ -335,5 +340,5 @@ def judge(
 __all__ = [
     "MAX_PROBLEMS_LISTED", "PROVIDERS", "SEVERITIES", "FileFacts", "Problem", "Verdict", "catalog_model",
     "fine_tuned_base",
-    "UNIQUE_IDS", "file_flags", "judge", "limit_problems", "main_value", "repeats",
+    "UNIQUE_IDS", "file_flags", "judge", "limit_problems", "main_value", "repeats", "without_id",
 ]  # fmt: skip
